@@ -1,0 +1,46 @@
+// Helpers that core's op front-ends share: dim wrapping, broadcasting, type
+// promotion, device checks and output allocation. Backend-facing, not public.
+#pragma once
+
+#include <ember/core/dispatch.h>
+#include <ember/core/tensor.h>
+
+namespace ember {
+
+// Wraps a possibly negative dim into [0, ndim); throws "op: dim 3 is out of range
+// for a tensor of 2 dims (expected in [-2, 1])". A 0-dim tensor accepts dims -1 and 0.
+int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim);
+
+// Broadcast result of two shapes; throws "op: shapes [2, 3] and [4] cannot be
+// broadcast (dim 1: 3 vs 4)".
+DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);
+
+// Row-major strides for sizes.
+DimVector contiguous_strides(IntArrayRef sizes);
+
+// Throws "op: expected all tensors on one device, got cpu and cuda:0".
+void check_same_device(const char* op, const Tensor& a, const Tensor& b);
+
+// PyTorch's result_type: dimensioned tensors win over 0-dim tensors of the same
+// category; a higher category (bool < integer < floating) always wins.
+ScalarType result_type(const Tensor& a, const Tensor& b);
+ScalarType result_type(const Tensor& a, const Scalar& b);
+
+// Shape as "[2, 3]".
+std::string shape_str(IntArrayRef sizes);
+
+// A new contiguous tensor on device (no autograd).
+Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device);
+
+// Sorted, unique, wrapped reduction dims; an empty list means every dim.
+DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);
+
+// For copy kernels and CUDA launches: shapes and strides with size-1 dims dropped
+// and contiguous neighbours merged, so most iterations become one flat loop.
+struct StridedGeometry {
+  DimVector sizes;       // collapsed sizes, outermost first
+  DimVector strides[3];  // per operand, in elements
+};
+StridedGeometry collapse_dims(IntArrayRef sizes, const IntArrayRef* strides, int noperands);
+
+}  // namespace ember

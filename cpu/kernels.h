@@ -1,0 +1,21 @@
+// The CPU backend's registration entry points, one per kernel family file.
+// register_backend() installs the CPU allocator and calls every register_* below.
+#pragma once
+
+namespace ember {
+namespace cpu {
+
+void register_backend();
+
+void register_unary_kernels();    // cpu/unary.cpp
+void register_binary_kernels();   // cpu/binary.cpp (tensor-tensor, tensor-scalar, where,
+                                  // masked_fill)
+void register_copy_kernels();     // cpu/copy.cpp (copy, fill)
+void register_random_kernels();   // cpu/random.cpp
+void register_reduce_kernels();   // cpu/reduce.cpp
+void register_gemm_kernels();     // cpu/gemm.cpp
+void register_softmax_kernels();  // cpu/softmax.cpp
+void register_index_kernels();    // cpu/index.cpp
+
+}  // namespace cpu
+}  // namespace ember

@@ -1,0 +1,13 @@
+// The umbrella header: everything public in ember.
+// Users write `#include <ember/ember.h>` and link ember::ember.
+#pragma once
+
+#include <ember/core/array_ref.h>
+#include <ember/core/device.h>
+#include <ember/core/dtype.h>
+#include <ember/core/error.h>
+#include <ember/core/functions.h>
+#include <ember/core/scalar.h>
+#include <ember/core/tensor.h>
+#include <ember/core/tensor_options.h>
+#include <ember/cuda/api.h>
