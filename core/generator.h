@@ -11,6 +11,31 @@
 #define EMBER_HOST_DEVICE
 #endif
 
+// ---- The random-number scheme (every backend's random kernels follow it exactly) ----
+// A random op reserves counters with next_philox(count) and passes the returned (seed,
+// offset) to its kernel. Counter c yields four 32-bit words w[0..3] = philox4x32(seed, c).
+// Elements are numbered k = 0..numel-1 in row-major (logical) order of `out`, whatever
+// out's strides. Each element uses `wpe` words (words per element) and reads the words
+// starting at flat word index k * wpe: counter offset + (k * wpe) / 4, word (k * wpe) % 4.
+// core reserves ceil(numel * wpe / 4) counters (random_counters() below).
+//   uniform float32 (wpe 1): u = uint_to_unit_float(w[k % 4]) of counter offset + k / 4;
+//                            out = a + (b - a) * u.
+//   uniform float64 (wpe 2): u = uints_to_unit_double(w[2j], w[2j + 1]), j = k % 2, of
+//                            counter offset + k / 2; out = a + (b - a) * u.
+//   normal (Box-Muller on pairs of elements; pair p = k / 2 holds elements 2p and 2p + 1):
+//     float32 (wpe 1): pair p uses counter offset + p / 2, words w[2q], w[2q + 1], q = p % 2:
+//                      u1 = uint_to_unit_float(w[2q]), u2 = uint_to_unit_float(w[2q + 1]);
+//     float64 (wpe 2): pair p uses counter offset + p, all four words: u1 from
+//                      uints_to_unit_double(w[0], w[1]), u2 from (w[2], w[3]);
+//     then r = sqrt(-2 * log(1 - u1)) (1 - u1 is in (0, 1], so log is finite),
+//     z = r * cos(2 pi u2) for the even element 2p, r * sin(2 pi u2) for the odd one 2p + 1
+//     (the last element of an odd numel gets the cos value); out = a + b * z (a mean, b std).
+//   randint (wpe 2, any dtype): v = (uint64(w[2j]) << 32) | w[2j + 1], j = k % 2, of counter
+//                            offset + k / 2; out = a + (int64)(v % uint64(b - a)) for [a, b).
+// float32 maths (cosf, logf) for float32 and double maths for float64 keep CPU and CUDA close.
+// randperm (core, on the CPU) draws swap j for step i = n-1..1 from the randint words of
+// element d = n-1-i: j = v % (i + 1).
+
 namespace ember {
 
 struct PhiloxSeed {
@@ -21,6 +46,11 @@ struct PhiloxSeed {
 // Reserves `count` counters (4 random 32-bit words each) and returns where they start.
 PhiloxSeed next_philox(uint64_t count);
 uint64_t default_seed();
+
+// Counters a random op over numel elements reserves: ceil(numel * words_per_element / 4).
+inline uint64_t random_counters(int64_t numel, int words_per_element) {
+  return (static_cast<uint64_t>(numel) * static_cast<uint64_t>(words_per_element) + 3) / 4;
+}
 
 // Philox4x32-10: four 32-bit random words for (seed, counter).
 struct Philox4 {

@@ -140,6 +140,14 @@ class Tensor {
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
+  // Exact matches for x.to(kCUDA) and x.to("cuda:0"), which Device and TensorOptions
+  // would otherwise both accept (an ambiguous call).
+  Tensor to(DeviceType type, bool non_blocking = false, bool copy = false) const {
+    return to(Device(type), non_blocking, copy);
+  }
+  Tensor to(const char* device, bool non_blocking = false, bool copy = false) const {
+    return to(Device(device), non_blocking, copy);
+  }
   Tensor cpu() const;
   Tensor cuda() const;
   Tensor toType(ScalarType dtype) const { return to(dtype); }

@@ -1,0 +1,177 @@
+// Shared front-end helpers: dim wrapping, broadcasting, strides, device checks, PyTorch's
+// result_type, output allocation, reduction dims and dim collapsing for strided loops.
+#include <ember/core/checks.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace ember {
+
+int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
+  int64_t n = ndim > 0 ? ndim : 1;  // a 0-dim tensor accepts -1 and 0, as in PyTorch
+  if (__builtin_expect(dim < -n || dim >= n, 0)) {
+    EMBER_THROW(op, ": dim ", dim, " is out of range for a tensor of ", ndim,
+                " dims (expected in [", -n, ", ", n - 1, "])");
+  }
+  return dim < 0 ? dim + n : dim;
+}
+
+DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b) {
+  size_t n = std::max(a.size(), b.size());
+  DimVector out(n);
+  for (size_t i = 0; i < n; ++i) {  // i counts from the right
+    int64_t sa = i < a.size() ? a[a.size() - 1 - i] : 1;
+    int64_t sb = i < b.size() ? b[b.size() - 1 - i] : 1;
+    if (sa == sb || sb == 1) {
+      out[n - 1 - i] = sa;
+    } else if (sa == 1) {
+      out[n - 1 - i] = sb;
+    } else {
+      EMBER_THROW(op, ": shapes ", a, " and ", b, " cannot be broadcast (dim ", n - 1 - i, ": ", sa,
+                  " vs ", sb, ")");
+    }
+  }
+  return out;
+}
+
+DimVector contiguous_strides(IntArrayRef sizes) {
+  DimVector strides(sizes.size());
+  int64_t s = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= std::max<int64_t>(sizes[i], 1);  // size-0/1 dims keep nonzero strides, as PyTorch's
+  }
+  return strides;
+}
+
+void check_same_device(const char* op, const Tensor& a, const Tensor& b) {
+  Device da = a.device(), db = b.device();
+  if (__builtin_expect(da != db, 0)) {
+    EMBER_THROW(op, ": expected all tensors on one device, got ", da, " and ", db);
+  }
+}
+
+namespace {
+// Categories of PyTorch's type promotion: bool < integer < floating.
+inline int category(ScalarType t) { return t == kBool ? 0 : is_floating_point(t) ? 2 : 1; }
+
+// Undefined marks an empty slot in the three-tier state below.
+constexpr ScalarType kUndefined = ScalarType::NumTypes;
+
+inline ScalarType promote_skip_undefined(ScalarType a, ScalarType b) {
+  if (a == kUndefined) return b;
+  if (b == kUndefined) return a;
+  return promote_types(a, b);
+}
+
+// PyTorch's combine_categories: the higher tier keeps its dtype unless the lower tier
+// belongs to a higher category (or the higher tier is only bool).
+inline ScalarType combine_categories(ScalarType higher, ScalarType lower) {
+  if (higher != kUndefined && is_floating_point(higher)) return higher;
+  if (higher == kBool || (lower != kUndefined && is_floating_point(lower))) {
+    return promote_skip_undefined(higher, lower);
+  }
+  return higher != kUndefined ? higher : lower;
+}
+}  // namespace
+
+ScalarType result_type(const Tensor& a, const Tensor& b) {
+  ScalarType ta = a.dtype(), tb = b.dtype();
+  if (ta == tb) return ta;  // the common case, decided at once
+  bool za = a.dim() == 0, zb = b.dim() == 0;
+  if (za == zb) return promote_types(ta, tb);
+  ScalarType dim_type = za ? tb : ta;
+  ScalarType zero_type = za ? ta : tb;
+  return combine_categories(dim_type, zero_type);
+}
+
+ScalarType result_type(const Tensor& a, const Scalar& b) {
+  ScalarType ta = a.dtype();
+  // A Python-number-like scalar: float scalars count as the default dtype (float32),
+  // int scalars as int64, bools as bool; it only matters when its category is higher.
+  ScalarType tb = b.isFloatingPoint() ? default_float_dtype() : b.isBoolean() ? kBool : kInt64;
+  if (category(tb) <= category(ta)) return ta;
+  // The scalar is the lowest tier whether a has dims or not (0-dim tensors rank above
+  // scalars), so both cases reduce to one combine.
+  return combine_categories(ta, tb);
+}
+
+std::string shape_str(IntArrayRef sizes) {
+  std::ostringstream os;
+  os << sizes;
+  return os.str();
+}
+
+Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device) {
+  DimVector strides(sizes.size());
+  int64_t numel = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = numel;
+    numel *= std::max<int64_t>(sizes[i], 1);
+  }
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) numel = 0;
+  }
+  Storage storage = make_storage(static_cast<size_t>(numel) * element_size(dtype), device);
+  return Tensor(std::make_shared<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));
+}
+
+DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim) {
+  DimVector out;
+  if (ndim == 0) {
+    // A 0-dim tensor has no dim to reduce; dims may still name -1 or 0 as in PyTorch.
+    for (int64_t d : dims) wrap_dim(op, d, ndim);
+    return out;
+  }
+  if (dims.empty()) {
+    out.resize(static_cast<size_t>(ndim));
+    for (int64_t i = 0; i < ndim; ++i) out[i] = i;
+    return out;
+  }
+  for (int64_t d : dims) out.push_back(wrap_dim(op, d, ndim));
+  std::sort(out.begin(), out.end());
+  for (size_t i = 1; i < out.size(); ++i) {
+    if (out[i] == out[i - 1]) EMBER_THROW(op, ": dim ", out[i], " appears twice in dims ", dims);
+  }
+  return out;
+}
+
+StridedGeometry collapse_dims(IntArrayRef sizes, const IntArrayRef* strides, int noperands) {
+  StridedGeometry g;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) {  // nothing to iterate: one empty flat loop
+      g.sizes.assign(1, 0);
+      for (int k = 0; k < noperands; ++k) g.strides[k].assign(1, 1);
+      return g;
+    }
+  }
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 1) continue;  // size-1 dims never move the pointer
+    if (!g.sizes.empty()) {
+      // Merge with the previous (outer) kept dim when, for every operand, stepping the
+      // outer dim once equals stepping this one sizes[i] times.
+      size_t last = g.sizes.size() - 1;
+      bool mergeable = true;
+      for (int k = 0; k < noperands; ++k) {
+        if (g.strides[k][last] != strides[k][i] * sizes[i]) {
+          mergeable = false;
+          break;
+        }
+      }
+      if (mergeable) {
+        g.sizes[last] *= sizes[i];
+        for (int k = 0; k < noperands; ++k) g.strides[k][last] = strides[k][i];
+        continue;
+      }
+    }
+    g.sizes.push_back(sizes[i]);
+    for (int k = 0; k < noperands; ++k) g.strides[k].push_back(strides[k][i]);
+  }
+  if (g.sizes.empty()) {  // every dim had size 1 (or a 0-dim tensor): one element
+    g.sizes.assign(1, 1);
+    for (int k = 0; k < noperands; ++k) g.strides[k].assign(1, 1);
+  }
+  return g;
+}
+
+}  // namespace ember

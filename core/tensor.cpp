@@ -1,0 +1,256 @@
+// TensorImpl geometry and the Tensor methods that are not views or math: metadata
+// access, data_ptr/item, autograd flags, contiguous/clone/detach, copy_ and to().
+#include <ember/core/tensor.h>
+
+#include <cstring>
+
+#include <ember/core/checks.h>
+#include <ember/core/dispatch.h>
+#include <ember/cuda/api.h>
+
+namespace ember {
+
+// ---- TensorImpl ----
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
+                       int64_t storage_offset)
+    : storage_(std::move(storage)),
+      sizes_(sizes),
+      strides_(strides),
+      storage_offset_(storage_offset),
+      dtype_(dtype) {
+  EMBER_CHECK(sizes.size() == strides.size(), "TensorImpl: sizes ", sizes, " and strides ", strides,
+              " differ in length");
+  refresh();
+}
+
+void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+  EMBER_CHECK(sizes.size() == strides.size(), "set_geometry: sizes ", sizes, " and strides ",
+              strides, " differ in length");
+  sizes_ = sizes;
+  strides_ = strides;
+  storage_offset_ = storage_offset;
+  refresh();
+}
+
+// Contiguous means row-major: size-1 dims may have any stride (they never move the
+// pointer), and an empty tensor is contiguous, as in PyTorch.
+void TensorImpl::refresh() {
+  int64_t n = 1;
+  for (int64_t s : sizes_) n *= s;
+  numel_ = n;
+  bool contiguous = true;
+  if (n != 0) {
+    int64_t expected = 1;
+    for (size_t i = sizes_.size(); i-- > 0;) {
+      if (sizes_[i] == 1) continue;
+      if (strides_[i] != expected) {
+        contiguous = false;
+        break;
+      }
+      expected *= sizes_[i];
+    }
+  }
+  is_contiguous_ = contiguous;
+}
+
+// ---- metadata ----
+
+int64_t Tensor::size(int64_t dim) const {
+  int64_t n = impl_->dim();
+  EMBER_CHECK(n > 0, "size: dim ", dim, " is out of range for a 0-dim tensor (it has no dims)");
+  return impl_->sizes()[wrap_dim("size", dim, n)];
+}
+
+int64_t Tensor::stride(int64_t dim) const {
+  int64_t n = impl_->dim();
+  EMBER_CHECK(n > 0, "stride: dim ", dim, " is out of range for a 0-dim tensor (it has no dims)");
+  return impl_->strides()[wrap_dim("stride", dim, n)];
+}
+
+namespace {
+const char* type_word(ScalarType t) {
+  switch (t) {
+    case kUInt8:
+      return "Byte";
+    case kInt32:
+      return "Int";
+    case kInt64:
+      return "Long";
+    case kFloat32:
+      return "Float";
+    case kFloat64:
+      return "Double";
+    case kBool:
+      return "Bool";
+    case kFloat16:
+      return "Half";
+    case kBFloat16:
+      return "BFloat16";
+    default:
+      return "Undefined";
+  }
+}
+}  // namespace
+
+std::string Tensor::toString() const {
+  if (!defined()) return "UndefinedType";
+  return detail::str(is_cuda() ? "CUDA" : "CPU", type_word(dtype()), "Type{", sizes(), "}");
+}
+
+template <class T>
+T* Tensor::data_ptr() const {
+  EMBER_CHECK(defined(), "data_ptr: the tensor is undefined");
+  constexpr ScalarType want = CppTypeToScalarType<T>::value;
+  EMBER_CHECK(dtype() == want, "data_ptr: expected dtype ", want, " but the tensor is ", dtype());
+  return static_cast<T*>(impl_->data());
+}
+
+template <class T>
+T Tensor::item() const {
+  EMBER_CHECK(defined(), "item: the tensor is undefined");
+  EMBER_CHECK(numel() == 1, "item: a Tensor with ", numel(),
+              " elements cannot be converted to a Scalar");
+  Tensor src = is_cuda() ? to(kCPU) : *this;  // waits for the GPU, as LibTorch's item does
+  const void* p = src.data_ptr();
+  return EMBER_DISPATCH_ALL_TYPES(src.dtype(), "item",
+                                  [&] { return static_cast<T>(*static_cast<const scalar_t*>(p)); });
+}
+
+Scalar Tensor::item() const {
+  EMBER_CHECK(defined(), "item: the tensor is undefined");
+  ScalarType t = dtype();
+  if (t == kBool) return Scalar(item<bool>());
+  if (ember::is_floating_point(t)) return Scalar(item<double>());
+  return Scalar(item<int64_t>());
+}
+
+#define EMBER_INSTANTIATE(T)               \
+  template T* Tensor::data_ptr<T>() const; \
+  template T Tensor::item<T>() const;
+EMBER_INSTANTIATE(float)
+EMBER_INSTANTIATE(double)
+EMBER_INSTANTIATE(int32_t)
+EMBER_INSTANTIATE(int64_t)
+EMBER_INSTANTIATE(uint8_t)
+EMBER_INSTANTIATE(bool)
+#undef EMBER_INSTANTIATE
+
+// ---- autograd flags ----
+
+Tensor& Tensor::requires_grad_(bool r) {
+  EMBER_CHECK(defined(), "requires_grad_: the tensor is undefined");
+  EMBER_CHECK(!r || is_floating_point(),
+              "requires_grad_: only floating-point tensors can require gradients, got dtype ",
+              dtype());
+  impl_->set_requires_grad(r);
+  return *this;
+}
+
+// ---- copies ----
+
+Tensor Tensor::contiguous() const {
+  if (is_contiguous()) return *this;
+  return clone();
+}
+
+// The copy is always contiguous (LibTorch would keep a dense permuted layout; ember's
+// kernels prefer row-major anyway).
+Tensor Tensor::clone() const {
+  EMBER_CHECK(defined(), "clone: the tensor is undefined");
+  Tensor out = empty_on(sizes(), dtype(), device());
+  if (numel() > 0) kernel<Op::copy>(device().type())(out, *this, false);
+  return out;
+}
+
+Tensor Tensor::detach() const {
+  EMBER_CHECK(defined(), "detach: the tensor is undefined");
+  return Tensor(std::make_shared<TensorImpl>(impl_->storage(), dtype(), sizes(), strides(),
+                                             storage_offset()));
+}
+
+// Drops the graph history: no grad flag and no autograd metadata (grad included).
+Tensor& Tensor::detach_() {
+  EMBER_CHECK(defined(), "detach_: the tensor is undefined");
+  impl_->set_requires_grad(false);
+  impl_->autograd_meta().reset();
+  return *this;
+}
+
+Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
+  EMBER_CHECK(defined() && src.defined(), "copy_: the ", defined() ? "source" : "destination",
+              " tensor is undefined");
+  if (is_same(src)) return *this;
+  Tensor s = src;
+  if (!src.sizes().equals(sizes())) {
+    IntArrayRef ds = sizes(), ss = src.sizes();
+    bool ok = ss.size() <= ds.size();
+    for (size_t i = 0; ok && i < ss.size(); ++i) {
+      int64_t a = ss[ss.size() - 1 - i], b = ds[ds.size() - 1 - i];
+      ok = a == b || a == 1;
+    }
+    EMBER_CHECK(ok, "copy_: source of shape ", ss, " cannot be broadcast to destination of shape ",
+                ds);
+    s = src.expand(ds);
+  }
+  if (numel() > 0) {
+    // Reading and writing one storage through different views could read already
+    // written values: copy the source out first.
+    if (s.impl()->storage() == impl_->storage()) s = s.clone();
+    DeviceType where = (is_cuda() || s.is_cuda()) ? kCUDA : kCPU;
+    kernel<Op::copy>(where)(*this, s, non_blocking);
+  }
+  impl_->storage()->bump_version();
+  return *this;
+}
+
+// ---- conversions ----
+
+Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy) const {
+  EMBER_CHECK(defined(), "to: the tensor is undefined");
+  Device here = this->device();
+  bool same_device;
+  if (device.type() != here.type()) {
+    same_device = false;
+  } else if (device.is_cpu()) {
+    same_device = true;
+  } else {  // "cuda" without an index means the current device
+    int index = device.has_index() ? device.index() : cuda::current_device();
+    same_device = index == here.index();
+    device = Device(kCUDA, index);
+  }
+  if (same_device && dtype == this->dtype() && !copy) return *this;
+  Tensor out = empty_on(sizes(), dtype, device);
+  if (numel() > 0) {
+    DeviceType where = (device.is_cuda() || here.is_cuda()) ? kCUDA : kCPU;
+    kernel<Op::copy>(where)(out, *this, non_blocking);
+  }
+  return out;
+}
+
+Tensor Tensor::to(ScalarType dtype, bool non_blocking, bool copy) const {
+  EMBER_CHECK(defined(), "to: the tensor is undefined");
+  return to(device(), dtype, non_blocking, copy);
+}
+
+Tensor Tensor::to(Device device, bool non_blocking, bool copy) const {
+  EMBER_CHECK(defined(), "to: the tensor is undefined");
+  return to(device, dtype(), non_blocking, copy);
+}
+
+Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) const {
+  EMBER_CHECK(defined(), "to: the tensor is undefined");
+  return to(options.has_device() ? options.device() : device(),
+            options.has_dtype() ? options.dtype() : dtype(), non_blocking, copy);
+}
+
+Tensor Tensor::to(const Tensor& other, bool non_blocking, bool copy) const {
+  EMBER_CHECK(other.defined(), "to: the target tensor is undefined");
+  return to(other.device(), other.dtype(), non_blocking, copy);
+}
+
+Tensor Tensor::cpu() const { return to(Device(kCPU)); }
+
+Tensor Tensor::cuda() const { return to(Device(kCUDA)); }
+
+}  // namespace ember

@@ -1,0 +1,161 @@
+// CPU GEMM (addmm, baddbmm) on Eigen: each operand is mapped in place as row- or
+// column-major (transposed views cost nothing), and large products are split across our
+// own threads, because Eigen parallelizes only under OpenMP, which ember does not use.
+#include <algorithm>
+#include <cstdint>
+
+#include <Eigen/Core>
+
+#include <ember/core/dispatch.h>
+#include <ember/core/functions.h>
+#include <ember/cpu/kernels.h>
+#include <ember/cpu/loops.h>
+#include <ember/cpu/parallel.h>
+
+namespace ember {
+namespace cpu {
+namespace {
+
+// Below this many multiply-adds a product runs on one thread: waking the pool (a few
+// microseconds) would cost more than the work it shares.
+constexpr int64_t kParallelMacs = int64_t(1) << 21;
+// Row splits stay multiples of Eigen's register block, so no thread gets ragged edges.
+constexpr int64_t kRowAlign = 16;
+
+template <class T>
+using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using ColMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+template <class M>
+using ConstMap = Eigen::Map<const M, Eigen::Unaligned, Eigen::OuterStride<>>;
+template <class T>
+using OutMap = Eigen::Map<RowMajor<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
+
+// One matrix operand: its last two dims, and which of them has the unit stride.
+struct Operand {
+  int64_t rows, cols, ld, batch_stride;
+  bool row_major;
+};
+
+Operand describe(const Tensor& t) {
+  const int64_t nd = t.dim();
+  Operand op;
+  op.rows = t.sizes()[nd - 2];
+  op.cols = t.sizes()[nd - 1];
+  const int64_t sr = t.strides()[nd - 2], sc = t.strides()[nd - 1];
+  op.row_major = sc == 1 && (sr >= op.cols || op.rows == 1);
+  op.ld = op.row_major ? std::max<int64_t>(sr, op.cols) : std::max<int64_t>(sc, op.rows);
+  op.batch_stride = nd == 3 ? t.strides()[0] : 0;
+  return op;
+}
+
+template <class M, class T>
+ConstMap<M> map(const T* data, const Operand& op) {
+  return ConstMap<M>(data, op.rows, op.cols, Eigen::OuterStride<>(op.ld));
+}
+
+// C[r0:r1, c0:c1] = beta * C + alpha * A[r0:r1, :] @ B[:, c0:c1]; beta == 0 never reads C.
+template <class T, class MA, class MB>
+void gemm_tile(T* c, int64_t ldc, const MA& a, const MB& b, int64_t r0, int64_t r1, int64_t c0,
+               int64_t c1, T beta, T alpha) {
+  OutMap<T> out(c + r0 * ldc + c0, r1 - r0, c1 - c0, Eigen::OuterStride<>(ldc));
+  auto lhs = a.middleRows(r0, r1 - r0);
+  auto rhs = b.middleCols(c0, c1 - c0);
+  if (beta == T(0)) {
+    out.noalias() = alpha * lhs * rhs;
+  } else {
+    if (beta != T(1)) out *= beta;
+    out.noalias() += alpha * lhs * rhs;
+  }
+}
+
+// One [m, n] product, split over the larger output dim when it is big enough to share.
+template <class T, class MA, class MB>
+void gemm_one(T* c, const MA& a, const MB& b, T beta, T alpha, bool split) {
+  const int64_t m = a.rows(), n = b.cols(), k = a.cols();
+  const int64_t threads = split ? get_num_threads() : 1;
+  if (threads <= 1 || m * n * k < kParallelMacs || std::max(m, n) < 2 * kRowAlign) {
+    gemm_tile(c, n, a, b, 0, m, 0, n, beta, alpha);
+    return;
+  }
+  const bool by_rows = m >= n;
+  const int64_t extent = by_rows ? m : n;
+  const int64_t parts = std::min(threads, extent / kRowAlign);
+  const int64_t step = (extent / parts + kRowAlign - 1) / kRowAlign * kRowAlign;
+  parallel_for(0, parts, 1, [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      const int64_t lo = std::min(extent, p * step);
+      const int64_t hi = p + 1 == parts ? extent : std::min(extent, lo + step);
+      if (lo >= hi) continue;
+      if (by_rows) {
+        gemm_tile(c, n, a, b, lo, hi, 0, n, beta, alpha);
+      } else {
+        gemm_tile(c, n, a, b, 0, m, lo, hi, beta, alpha);
+      }
+    }
+  });
+}
+
+template <class M>
+struct Layout {
+  using type = M;
+};
+
+template <class T>
+void gemm_batch(const Tensor& out, const Tensor& a, const Tensor& b, T beta, T alpha) {
+  const Operand oa = describe(a), ob = describe(b);
+  const int64_t batch = a.dim() == 3 ? a.sizes()[0] : 1;
+  const int64_t m = oa.rows, k = oa.cols, n = ob.cols;
+  T* c = out.data_ptr<T>();
+  const T* pa = a.data_ptr<T>();
+  const T* pb = b.data_ptr<T>();
+  if (k == 0) {  // an empty sum: out = beta * out
+    OutMap<T> all(c, batch * m, n, Eigen::OuterStride<>(n));
+    if (beta == T(0)) {
+      all.setZero();
+    } else {
+      all *= beta;
+    }
+    return;
+  }
+  // Many small products go parallel over the batch; few large ones split each product.
+  const int64_t macs = m * n * k;
+  const bool over_batch = batch >= 2 * get_num_threads() || macs < kParallelMacs;
+  const int64_t grain = over_batch ? std::max<int64_t>(1, kParallelMacs / macs) : batch;
+  auto body = [&](auto tag_a, auto tag_b) {
+    using MA = typename decltype(tag_a)::type;
+    using MB = typename decltype(tag_b)::type;
+    parallel_range(batch, grain, [&](int64_t b0, int64_t b1) {
+      for (int64_t i = b0; i < b1; ++i) {
+        gemm_one(c + i * m * n, map<MA>(pa + i * oa.batch_stride, oa),
+                 map<MB>(pb + i * ob.batch_stride, ob), beta, alpha, !over_batch);
+      }
+    });
+  };
+  // The four layout combinations, each its own Eigen instantiation.
+  using Row = Layout<RowMajor<T>>;
+  using Col = Layout<ColMajor<T>>;
+  if (oa.row_major) {
+    ob.row_major ? body(Row{}, Row{}) : body(Row{}, Col{});
+  } else {
+    ob.row_major ? body(Col{}, Row{}) : body(Col{}, Col{});
+  }
+}
+
+// addmm and baddbmm share one kernel: the batch, if any, is dim 0 of all three tensors.
+void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& beta,
+                 const Scalar& alpha) {
+  EMBER_DISPATCH_FLOATING_TYPES(out.dtype(), "addmm", [&] {
+    gemm_batch<scalar_t>(out, a, b, beta.to<scalar_t>(), alpha.to<scalar_t>());
+  });
+}
+
+}  // namespace
+
+void register_gemm_kernels() {
+  register_kernel<Op::addmm>(kCPU, gemm_kernel);
+  register_kernel<Op::baddbmm>(kCPU, gemm_kernel);
+}
+
+}  // namespace cpu
+}  // namespace ember

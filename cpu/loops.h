@@ -1,0 +1,232 @@
+// Generic elementwise machinery for CPU kernels: one scalar functor applied over an
+// output and N inputs, with a contiguous fast path that the compiler vectorizes and a
+// strided N-d walk for views and stride-0 (broadcast) inputs. Private to cpu/.
+//
+// Usage (habit 4 of STYLE.md: a functor plus one generic launcher, no macros):
+//   binary_loop<float, float, float>(out, a, b, [](float x, float y) { return x + y; });
+// Contracts: every input has out's shape (broadcast inputs arrive as stride-0 views);
+// out may alias an input at the same positions (in-place ops); out is never stride 0.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <tuple>
+#include <utility>
+
+#include <ember/core/tensor.h>
+#include <ember/cpu/parallel.h>
+
+namespace ember {
+namespace cpu {
+
+// fn(begin, end) over [0, n): below grain it runs inline, so tiny ops build no
+// std::function, take no lock and allocate nothing; above it goes to the pool.
+template <class Fn>
+inline void parallel_range(int64_t n, int64_t grain, const Fn& fn) {
+  if (n <= grain) {
+    if (n > 0) fn(int64_t(0), n);
+    return;
+  }
+  parallel_for(0, n, grain, fn);
+}
+
+// N operands' geometry with size-1 dims dropped and mergeable neighbours merged,
+// innermost dim first, strides in bytes (so operands of different dtypes share it).
+// Written here rather than with core's collapse_dims because where() has 4 operands.
+template <int N>
+struct StridedLayout {
+  DimVector sizes;                   // innermost first; never empty
+  std::array<DimVector, N> strides;  // strides[k][d], bytes
+
+  StridedLayout(const std::array<const Tensor*, N>& t, const std::array<int64_t, N>& elem_size) {
+    IntArrayRef out_sizes = t[0]->sizes(), out_strides = t[0]->strides();
+    const int64_t nd = static_cast<int64_t>(out_sizes.size());
+    // Walk dims in the output's memory order (innermost = smallest output stride), so a
+    // transposed output is still written sequentially; stable, so ties keep row-major order.
+    DimVector order(nd);
+    for (int64_t d = 0; d < nd; ++d) order[d] = nd - 1 - d;
+    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+      return std::abs(out_strides[x]) < std::abs(out_strides[y]);
+    });
+    for (int64_t d : order) {
+      const int64_t size = out_sizes[d];
+      if (size == 1) continue;
+      const size_t last = sizes.size();
+      bool merge = last > 0;
+      for (int k = 0; k < N && merge; ++k)
+        merge = t[k]->strides()[d] * elem_size[k] == strides[k][last - 1] * sizes[last - 1];
+      if (merge) {
+        sizes[last - 1] *= size;
+        continue;
+      }
+      sizes.push_back(size);
+      for (int k = 0; k < N; ++k) strides[k].push_back(t[k]->strides()[d] * elem_size[k]);
+    }
+    if (sizes.empty()) {  // 0-dim or all size-1: one element
+      sizes.push_back(1);
+      for (int k = 0; k < N; ++k) strides[k].push_back(0);
+    }
+  }
+
+  // Calls inner(ptrs, inner_strides, n) over runs of the innermost dim covering the
+  // linear (out-order) element range [begin, end).
+  template <class Inner>
+  void walk(const std::array<char*, N>& base, int64_t begin, int64_t end,
+            const Inner& inner) const {
+    const size_t nd = sizes.size();
+    DimVector index(nd);
+    std::array<char*, N> ptr = base;
+    std::array<int64_t, N> inner_strides;
+    int64_t rest = begin;
+    for (size_t d = 0; d < nd; ++d) {
+      index[d] = rest % sizes[d];
+      rest /= sizes[d];
+      for (int k = 0; k < N; ++k) ptr[k] += index[d] * strides[k][d];
+    }
+    for (int k = 0; k < N; ++k) inner_strides[k] = strides[k][0];
+    int64_t left = end - begin;
+    while (left > 0) {
+      const int64_t n = std::min(sizes[0] - index[0], left);
+      inner(ptr.data(), inner_strides.data(), n);
+      left -= n;
+      if (left == 0) break;
+      for (int k = 0; k < N; ++k) ptr[k] += n * strides[k][0];
+      index[0] += n;
+      for (size_t d = 0; index[d] == sizes[d] && d + 1 < nd; ++d) {  // carry
+        for (int k = 0; k < N; ++k) ptr[k] += strides[k][d + 1] - sizes[d] * strides[k][d];
+        index[d] = 0;
+        ++index[d + 1];
+      }
+    }
+  }
+};
+
+namespace detail {
+
+// An input read either at i (a plain pointer) or once, outside the loop (broadcast).
+template <class T, bool kBroadcast>
+struct Operand {
+  const T* p;
+  explicit Operand(const char* ptr) : p(reinterpret_cast<const T*>(ptr)) {}
+  T operator[](int64_t i) const { return p[i]; }
+};
+template <class T>
+struct Operand<T, true> {
+  T v;
+  explicit Operand(const char* ptr) : v(*reinterpret_cast<const T*>(ptr)) {}
+  T operator[](int64_t) const { return v; }
+};
+
+template <class Out, class... In>
+struct Elementwise {
+  static constexpr int N = 1 + static_cast<int>(sizeof...(In));
+  using Seq = std::index_sequence_for<In...>;
+
+  // Unit-stride loop; bit k of kMask marks input k as broadcast (stride 0). Plain
+  // indexed pointer loops like this are what GCC vectorizes.
+  template <unsigned kMask, class F, size_t... I>
+  static void unit_loop(char* const* p, int64_t n, const F& f, std::index_sequence<I...>) {
+    Out* out = reinterpret_cast<Out*>(p[0]);
+    std::tuple<Operand<In, ((kMask >> I) & 1u) != 0>...> in{Operand<In, ((kMask >> I) & 1u) != 0>(
+        p[I + 1])...};
+    for (int64_t i = 0; i < n; ++i) out[i] = f(std::get<I>(in)[i]...);
+  }
+
+  template <class F, size_t... I>
+  static void strided_loop(char* const* p, const int64_t* s, int64_t n, const F& f,
+                           std::index_sequence<I...>) {
+    char* out = p[0];
+    for (int64_t i = 0; i < n; ++i)
+      *reinterpret_cast<Out*>(out + i * s[0]) =
+          f(*reinterpret_cast<const In*>(p[I + 1] + i * s[I + 1])...);
+  }
+
+  // Tries the unit-stride loop for broadcast masks with at most one bit set (the
+  // common shapes: x + bias-row, where(c, x, 0)); returns false for other masks.
+  template <unsigned kMask, class F>
+  static bool unit_dispatch(unsigned mask, char* const* p, int64_t n, const F& f) {
+    if constexpr (kMask > (1u << sizeof...(In)) / 2 || kMask > 4) {
+      return false;
+    } else {
+      if (mask == kMask) {
+        unit_loop<kMask>(p, n, f, Seq{});
+        return true;
+      }
+      return unit_dispatch<kMask == 0 ? 1u : kMask * 2>(mask, p, n, f);
+    }
+  }
+
+  template <class F>
+  static void inner(char* const* p, const int64_t* s, int64_t n, const F& f) {
+    constexpr std::array<int64_t, sizeof...(In)> kSize{{static_cast<int64_t>(sizeof(In))...}};
+    if (s[0] == static_cast<int64_t>(sizeof(Out))) {
+      unsigned mask = 0;
+      bool unit = true;
+      for (size_t k = 0; k < sizeof...(In); ++k) {
+        if (s[k + 1] == 0) mask |= 1u << k;
+        else if (s[k + 1] != kSize[k]) unit = false;
+      }
+      if (unit && unit_dispatch<0>(mask, p, n, f)) return;
+    }
+    strided_loop(p, s, n, f, Seq{});
+  }
+
+  template <class F>
+  static void run(const std::array<const Tensor*, N>& t, const F& f) {
+    const int64_t numel = t[0]->numel();
+    if (numel == 0) return;
+    const std::array<int64_t, N> elem_size{
+        {static_cast<int64_t>(sizeof(Out)), static_cast<int64_t>(sizeof(In))...}};
+    std::array<char*, N> base;
+    bool contiguous = true;
+    for (int k = 0; k < N; ++k) {
+      base[k] = static_cast<char*>(t[k]->data_ptr());
+      contiguous = contiguous && t[k]->is_contiguous() && t[k]->numel() == numel;
+    }
+    if (contiguous) {
+      parallel_range(numel, kParallelGrain, [&](int64_t begin, int64_t end) {
+        std::array<char*, N> p;
+        for (int k = 0; k < N; ++k) p[k] = base[k] + begin * elem_size[k];
+        unit_loop<0>(p.data(), end - begin, f, Seq{});
+      });
+      return;
+    }
+    const StridedLayout<N> layout(t, elem_size);
+    parallel_range(numel, kParallelGrain, [&](int64_t begin, int64_t end) {
+      layout.walk(base, begin, end,
+                  [&](char* const* p, const int64_t* s, int64_t n) { inner(p, s, n, f); });
+    });
+  }
+};
+
+}  // namespace detail
+
+// out[i] = f() (fill).
+template <class Out, class F>
+void nullary_loop(const Tensor& out, const F& f) {
+  detail::Elementwise<Out>::run({{&out}}, f);
+}
+
+// out[i] = f(a[i]).
+template <class Out, class A, class F>
+void unary_loop(const Tensor& out, const Tensor& a, const F& f) {
+  detail::Elementwise<Out, A>::run({{&out, &a}}, f);
+}
+
+// out[i] = f(a[i], b[i]).
+template <class Out, class A, class B, class F>
+void binary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const F& f) {
+  detail::Elementwise<Out, A, B>::run({{&out, &a, &b}}, f);
+}
+
+// out[i] = f(a[i], b[i], c[i]) (where: a is the bool condition).
+template <class Out, class A, class B, class C, class F>
+void ternary_loop(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c,
+                  const F& f) {
+  detail::Elementwise<Out, A, B, C>::run({{&out, &a, &b, &c}}, f);
+}
+
+}  // namespace cpu
+}  // namespace ember

@@ -1,0 +1,121 @@
+// CPU random kernels (uniform, normal, randint) over the counter-based Philox stream.
+// They follow the scheme at the top of core/generator.h exactly, so CUDA draws the same.
+#include <cmath>
+#include <cstdint>
+
+#include <ember/core/checks.h>
+#include <ember/core/dispatch.h>
+#include <ember/core/generator.h>
+#include <ember/cpu/kernels.h>
+#include <ember/cpu/loops.h>
+
+namespace ember {
+namespace cpu {
+namespace {
+
+// One Philox call (10 rounds) costs about as much as a few hundred adds.
+constexpr int64_t kRandomGrain = 2048;  // counters
+
+// Fills out (row-major element order) counter by counter: counter offset + c yields the
+// elements [c * kPerCounter, (c + 1) * kPerCounter) through gen(words, values). The result
+// depends only on (seed, offset), never on how the range is split over threads.
+template <class T, int kPerCounter, class Gen>
+void philox_fill(const Tensor& out, uint64_t seed, uint64_t offset, const Gen& gen) {
+  const int64_t numel = out.numel();
+  if (numel == 0) return;
+  if (!out.is_contiguous()) {  // core allocates contiguous outputs; this keeps views right too
+    Tensor tmp = empty_on(out.sizes(), out.dtype(), out.device());
+    philox_fill<T, kPerCounter>(tmp, seed, offset, gen);
+    kernel<Op::copy>(kCPU)(out, tmp, false);
+    return;
+  }
+  T* o = static_cast<T*>(out.data_ptr());
+  const int64_t ncounters = (numel + kPerCounter - 1) / kPerCounter;
+  parallel_range(ncounters, kRandomGrain, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      T values[kPerCounter];
+      gen(philox4x32(seed, offset + static_cast<uint64_t>(c)), values);
+      const int64_t first = c * kPerCounter;
+      const int64_t n = std::min<int64_t>(kPerCounter, numel - first);
+      for (int64_t j = 0; j < n; ++j) o[first + j] = values[j];
+    }
+  });
+}
+
+// [a, b): float32 uses one word per element, float64 two.
+void uniform_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
+                    const Scalar& b) {
+  if (out.dtype() == kFloat32) {
+    const float lo = a.to<float>(), range = b.to<float>() - lo;
+    philox_fill<float, 4>(out, seed, offset, [=](const Philox4& w, float* v) {
+      for (int j = 0; j < 4; ++j) v[j] = lo + range * uint_to_unit_float(w.v[j]);
+    });
+  } else if (out.dtype() == kFloat64) {
+    const double lo = a.to<double>(), range = b.to<double>() - lo;
+    philox_fill<double, 2>(out, seed, offset, [=](const Philox4& w, double* v) {
+      for (int j = 0; j < 2; ++j) v[j] = lo + range * uints_to_unit_double(w.v[2 * j], w.v[2 * j + 1]);
+    });
+  } else {
+    EMBER_THROW("uniform: dtype ", out.dtype(), " is not supported (needs float32 or float64)");
+  }
+}
+
+// Box-Muller on (u1, u2): the pair (r cos t, r sin t) for two consecutive elements.
+// 1 - u1 lies in (0, 1], so the log is finite.
+template <class T>
+void box_muller(T u1, T u2, T mean, T stddev, T* pair) {
+  const T r = std::sqrt(T(-2) * std::log(T(1) - u1));
+  const T theta = static_cast<T>(2.0 * M_PI) * u2;
+  pair[0] = mean + stddev * (r * std::cos(theta));
+  pair[1] = mean + stddev * (r * std::sin(theta));
+}
+
+// a = mean, b = std. float32: two pairs per counter; float64: one pair per counter.
+void normal_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
+                   const Scalar& b) {
+  if (out.dtype() == kFloat32) {
+    const float mean = a.to<float>(), stddev = b.to<float>();
+    philox_fill<float, 4>(out, seed, offset, [=](const Philox4& w, float* v) {
+      for (int q = 0; q < 2; ++q)
+        box_muller(uint_to_unit_float(w.v[2 * q]), uint_to_unit_float(w.v[2 * q + 1]), mean,
+                   stddev, v + 2 * q);
+    });
+  } else if (out.dtype() == kFloat64) {
+    const double mean = a.to<double>(), stddev = b.to<double>();
+    philox_fill<double, 2>(out, seed, offset, [=](const Philox4& w, double* v) {
+      box_muller(uints_to_unit_double(w.v[0], w.v[1]), uints_to_unit_double(w.v[2], w.v[3]),
+                 mean, stddev, v);
+    });
+  } else {
+    EMBER_THROW("normal: dtype ", out.dtype(), " is not supported (needs float32 or float64)");
+  }
+}
+
+// [a, b) with b > a (checked by core), two words (64 bits) per element, any dtype.
+void randint_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
+                    const Scalar& b) {
+  const int64_t low = a.to<int64_t>();
+  const uint64_t range = static_cast<uint64_t>(b.to<int64_t>()) - static_cast<uint64_t>(low);
+  EMBER_CHECK(b.to<int64_t>() > low, "randint: expected low < high, got [", low, ", ",
+              b.to<int64_t>(), ")");
+  EMBER_DISPATCH_ALL_TYPES(out.dtype(), "randint", [&] {
+    philox_fill<scalar_t, 2>(out, seed, offset, [=](const Philox4& w, scalar_t* v) {
+      for (int j = 0; j < 2; ++j) {
+        const uint64_t bits = (static_cast<uint64_t>(w.v[2 * j]) << 32) | w.v[2 * j + 1];
+        // Unsigned arithmetic: wraps instead of overflowing when the range spans all of int64.
+        v[j] = static_cast<scalar_t>(static_cast<int64_t>(static_cast<uint64_t>(low) + bits % range));
+      }
+    });
+  });
+}
+
+}  // namespace
+
+void register_random_kernels() {
+  register_kernel<Op::uniform>(kCPU, &uniform_kernel);
+  register_kernel<Op::normal>(kCPU, &normal_kernel);
+  register_kernel<Op::randint>(kCPU, &randint_kernel);
+}
+
+}  // namespace cpu
+}  // namespace ember

@@ -1,0 +1,570 @@
+// CPU reductions: sum prod mean amax amin var norm all any over any set of dims, and
+// max_dim/min_dim. One geometry pass picks a contiguous-row loop, a column loop (reduced dim
+// outside a contiguous kept dim) or a strided walk; float sums use blocked lanes for accuracy.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include <ember/core/dispatch.h>
+#include <ember/cpu/kernels.h>
+#include <ember/cpu/loops.h>
+#include <ember/cpu/parallel.h>
+
+namespace ember {
+namespace cpu {
+namespace {
+
+// Elements summed in lanes before the block's result joins the (wider) total: a two-level
+// cascade that keeps float32 sums accurate (error ~ kBlock / lanes, not ~ n) at full speed.
+constexpr int64_t kBlock = 4096;
+constexpr int64_t kColRows = 128;    // rows per block in the column loop, for the same reason
+constexpr int64_t kColChunk = 256;   // kept lanes handled together by the column loop
+constexpr size_t kLaneBytes = 128;   // 4 AVX2 registers of independent accumulators
+
+// ---- reducers: map each element, combine lanes (Acc) and block totals (Total) ----
+
+template <class T>
+constexpr bool is_nan(T x) {
+  if constexpr (std::is_floating_point<T>::value) return x != x;
+  return false;
+}
+
+// Additive reducers share this: float lanes with double totals, integers wrap (unsigned).
+template <class T>
+struct SumTypes {
+  using Acc = std::conditional_t<std::is_integral<T>::value, uint64_t, T>;
+  using Total = std::conditional_t<std::is_integral<T>::value, uint64_t, double>;
+};
+
+template <class T, class Map, class Project>
+struct Additive {
+  using Acc = typename SumTypes<T>::Acc;
+  using Total = typename SumTypes<T>::Total;
+  static constexpr bool kShift = false;
+  static Acc identity() { return Acc(0); }
+  static Acc map(T x, Acc) { return Map::template apply<Acc>(x); }
+  template <class A>
+  static A combine(A a, A b) {
+    return a + b;
+  }
+  static T project(Total t, int64_t n, double p) { return Project::template apply<T>(t, n, p); }
+};
+
+struct Id {
+  template <class A, class T>
+  static A apply(T x) {
+    return static_cast<A>(x);
+  }
+};
+struct Abs {
+  template <class A, class T>
+  static A apply(T x) {
+    return std::abs(static_cast<A>(x));
+  }
+};
+struct Square {
+  template <class A, class T>
+  static A apply(T x) {
+    return static_cast<A>(x) * static_cast<A>(x);
+  }
+};
+struct NonZero {
+  template <class A, class T>
+  static A apply(T x) {
+    return x != T(0) ? A(1) : A(0);
+  }
+};
+struct AsIs {
+  template <class T, class Total>
+  static T apply(Total t, int64_t, double) {
+    return static_cast<T>(t);
+  }
+};
+struct Average {
+  template <class T, class Total>
+  static T apply(Total t, int64_t n, double) {
+    return static_cast<T>(static_cast<double>(t) / static_cast<double>(n));
+  }
+};
+struct Sqrt {
+  template <class T, class Total>
+  static T apply(Total t, int64_t, double) {
+    return static_cast<T>(std::sqrt(t));
+  }
+};
+
+template <class T>
+using SumR = Additive<T, Id, AsIs>;
+template <class T>
+using MeanR = Additive<T, Id, Average>;
+template <class T>
+using Norm1R = Additive<T, Abs, AsIs>;
+template <class T>
+using Norm2R = Additive<T, Square, Sqrt>;
+template <class T>
+using Norm0R = Additive<T, NonZero, AsIs>;
+
+// sum |x|^p, then ^(1/p). map needs p, so p travels as the per-output shift that every
+// loop already passes along (see run()).
+template <class T>
+struct NormPR {
+  using Acc = double;
+  using Total = double;
+  static constexpr bool kShift = true;
+  static Acc identity() { return 0; }
+  static Acc map(T x, Acc p) { return std::pow(std::abs(static_cast<double>(x)), p); }
+  template <class A>
+  static A combine(A a, A b) {
+    return a + b;
+  }
+  static T project(Total t, int64_t, double p) { return static_cast<T>(std::pow(t, 1.0 / p)); }
+};
+
+template <class T>
+struct ProdR {
+  using Acc = typename SumTypes<T>::Acc;
+  using Total = typename SumTypes<T>::Total;
+  static constexpr bool kShift = false;
+  static Acc identity() { return Acc(1); }
+  static Acc map(T x, Acc) { return static_cast<Acc>(x); }
+  template <class A>
+  static A combine(A a, A b) {
+    return a * b;
+  }
+  static T project(Total t, int64_t, double) { return static_cast<T>(t); }
+};
+
+// Max (kMax) or min; a NaN wins as in PyTorch. Map M turns x into the compared value.
+template <class T, bool kMax, class M = Id>
+struct ExtremumR {
+  using Acc = T;
+  using Total = T;
+  static constexpr bool kShift = false;
+  static Acc identity() {
+    if constexpr (std::is_floating_point<T>::value) {
+      return kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    }
+    return kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+  }
+  static Acc map(T x, Acc) { return M::template apply<T>(x); }
+  template <class A>
+  static A combine(A a, A b) {
+    return ((kMax ? a > b : a < b) || is_nan(a)) ? a : b;
+  }
+  static T project(Total t, int64_t, double) { return t; }
+};
+
+template <bool kAll>
+struct LogicalR {
+  using Acc = bool;
+  using Total = bool;
+  static constexpr bool kShift = false;
+  static Acc identity() { return kAll; }
+  static Acc map(bool x, Acc) { return x; }
+  template <class A>
+  static A combine(A a, A b) {
+    return kAll ? (a && b) : (a || b);
+  }
+  static bool project(Total t, int64_t, double) { return t; }
+};
+
+// Second pass of var: sum of squared deviations from the shift (the mean), in double.
+template <class T>
+struct SquaredDevR {
+  using Acc = double;
+  using Total = double;
+  static constexpr bool kShift = true;
+  static Acc identity() { return 0; }
+  static Acc map(T x, Acc mean) {
+    const double d = static_cast<double>(x) - mean;
+    return d * d;
+  }
+  template <class A>
+  static A combine(A a, A b) {
+    return a + b;
+  }
+  static T project(Total t, int64_t n, double correction) {
+    return static_cast<T>(t / std::max(0.0, static_cast<double>(n) - correction));
+  }
+};
+
+// First pass of var: the mean in double, written to the shift buffer.
+template <class T>
+struct MeanDoubleR : SquaredDevR<T> {
+  static constexpr bool kShift = false;
+  static double map(T x, double) { return static_cast<double>(x); }
+  static double project(double t, int64_t n, double) { return t / static_cast<double>(n); }
+};
+
+// ---- inner loops ----
+
+// Reduces n contiguous elements: kLanes independent accumulators per block of kBlock.
+template <class R, class T>
+typename R::Total reduce_contig(const T* x, int64_t n, typename R::Acc shift) {
+  using Acc = typename R::Acc;
+  using Total = typename R::Total;
+  constexpr int kLanes = static_cast<int>(kLaneBytes / sizeof(Acc));
+  Total total = static_cast<Total>(R::identity());
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t e = std::min(n, b + kBlock);
+    Acc lane[kLanes];
+    for (int j = 0; j < kLanes; ++j) lane[j] = R::identity();
+    int64_t i = b;
+    for (; i + kLanes <= e; i += kLanes) {
+      for (int j = 0; j < kLanes; ++j) lane[j] = R::combine(lane[j], R::map(x[i + j], shift));
+    }
+    for (int j = 0; i < e; ++i, ++j) lane[j] = R::combine(lane[j], R::map(x[i], shift));
+    for (int w = kLanes / 2; w >= 1; w /= 2) {
+      for (int j = 0; j < w; ++j) lane[j] = R::combine(lane[j], lane[j + w]);
+    }
+    total = R::combine(total, static_cast<Total>(lane[0]));
+  }
+  return total;
+}
+
+template <class R, class T>
+typename R::Total reduce_strided(const T* x, int64_t n, int64_t stride, typename R::Acc shift) {
+  using Total = typename R::Total;
+  if (stride == 1) return reduce_contig<R>(x, n, shift);
+  Total total = static_cast<Total>(R::identity());
+  for (int64_t b = 0; b < n; b += kBlock) {
+    typename R::Acc acc = R::identity();
+    for (int64_t i = b, e = std::min(n, b + kBlock); i < e; ++i) {
+      acc = R::combine(acc, R::map(x[i * stride], shift));
+    }
+    total = R::combine(total, static_cast<Total>(acc));
+  }
+  return total;
+}
+
+// Walks the offsets of a multi-dim index space (sizes/strides outermost first) from a
+// linear position; next() steps in row-major order.
+struct Odometer {
+  Odometer(const DimVector& sizes, const DimVector& strides, int64_t linear)
+      : size(sizes), stride(strides), index(sizes.size()) {
+    for (size_t d = size.size(); d-- > 0;) {
+      index[d] = linear % size[d];
+      linear /= size[d];
+      offset += index[d] * stride[d];
+    }
+  }
+  void next() {
+    for (size_t d = size.size(); d-- > 0;) {
+      if (++index[d] < size[d]) {
+        offset += stride[d];
+        return;
+      }
+      offset -= (size[d] - 1) * stride[d];
+      index[d] = 0;
+    }
+  }
+  const DimVector& size;
+  const DimVector& stride;
+  DimVector index;
+  int64_t offset = 0;
+};
+
+// The input split into kept dims (row-major output order) and reduced dims (sorted by
+// decreasing stride, so the walk is as sequential as the layout allows), size-1 dims
+// dropped and neighbours merged when their strides chain.
+struct Geometry {
+  DimVector ksize, kstride, rsize, rstride;
+  int64_t outputs = 1, length = 1;
+};
+
+void push_dim(DimVector& size, DimVector& stride, int64_t s, int64_t st) {
+  if (s == 1) return;
+  if (!size.empty() && stride.back() == st * s) {
+    size[size.size() - 1] *= s;
+    stride[stride.size() - 1] = st;
+    return;
+  }
+  size.push_back(s);
+  stride.push_back(st);
+}
+
+Geometry make_geometry(const Tensor& in, IntArrayRef dims) {
+  Geometry g;
+  const int64_t nd = in.dim();
+  DimVector order;  // reduced dims
+  size_t j = 0;
+  for (int64_t d = 0; d < nd; ++d) {
+    if (j < dims.size() && dims[j] == d) {
+      ++j;
+      order.push_back(d);
+      g.length *= in.sizes()[d];
+    } else {
+      push_dim(g.ksize, g.kstride, in.sizes()[d], in.strides()[d]);
+      g.outputs *= in.sizes()[d];
+    }
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return std::abs(in.strides()[a]) > std::abs(in.strides()[b]);
+  });
+  for (int64_t d : order) push_dim(g.rsize, g.rstride, in.sizes()[d], in.strides()[d]);
+  return g;
+}
+
+// ---- the three loop shapes ----
+
+template <class R, class T, class Out>
+void reduce_geometry(Out* out, const T* in, const Geometry& g, double param,
+                     const typename R::Acc* shifts) {
+  using Acc = typename R::Acc;
+  using Total = typename R::Total;
+  const int64_t M = g.outputs, N = g.length;
+  auto shift_at = [&](int64_t o) { return R::kShift ? shifts[o] : Acc(); };
+
+  if (g.rsize.empty() || (g.rsize.size() == 1 && g.rstride[0] == 1)) {
+    if (M == 1 && N > 2 * kBlock) {
+      // One long row: blocks reduced in parallel, then combined in order, so the result
+      // does not depend on the number of threads.
+      const int64_t nblocks = (N + kBlock - 1) / kBlock;
+      std::vector<Total> partial(nblocks);
+      parallel_range(nblocks, kParallelGrain / kBlock, [&](int64_t b0, int64_t b1) {
+        for (int64_t b = b0; b < b1; ++b) {
+          partial[b] = reduce_contig<R>(in + b * kBlock, std::min(kBlock, N - b * kBlock),
+                                        shift_at(0));
+        }
+      });
+      Total total = static_cast<Total>(R::identity());
+      for (Total p : partial) total = R::combine(total, p);
+      out[0] = R::project(total, N, param);
+      return;
+    }
+    parallel_range(M, std::max<int64_t>(1, kParallelGrain / N), [&](int64_t o0, int64_t o1) {
+      Odometer it(g.ksize, g.kstride, o0);
+      for (int64_t o = o0; o < o1; ++o, it.next()) {
+        out[o] = R::project(reduce_contig<R>(in + it.offset, N, shift_at(o)), N, param);
+      }
+    });
+    return;
+  }
+
+  if (g.rsize.size() == 1 && !g.ksize.empty() && g.kstride.back() == 1) {
+    // Column loop: out[o, j] over a contiguous run of kept lanes j, rows r strided.
+    const int64_t inner = g.ksize.back(), rstride = g.rstride[0];
+    const DimVector osize(IntArrayRef(g.ksize.data(), g.ksize.size() - 1));
+    const DimVector ostride(IntArrayRef(g.kstride.data(), g.kstride.size() - 1));
+    const int64_t chunks = (inner + kColChunk - 1) / kColChunk;
+    const int64_t work = std::min(inner, kColChunk) * N;
+    parallel_range(M / inner * chunks, std::max<int64_t>(1, kParallelGrain / work),
+                   [&](int64_t w0, int64_t w1) {
+                     Acc lane[kColChunk];
+                     Total total[kColChunk];
+                     Acc shift[kColChunk];
+                     for (int64_t w = w0; w < w1; ++w) {
+                       const int64_t o = w / chunks, j0 = (w % chunks) * kColChunk;
+                       const int64_t width = std::min(kColChunk, inner - j0);
+                       const T* base = in + Odometer(osize, ostride, o).offset + j0;
+                       Out* dst = out + o * inner + j0;
+                       for (int64_t j = 0; j < width; ++j) {
+                         total[j] = static_cast<Total>(R::identity());
+                         shift[j] = R::kShift ? shifts[o * inner + j0 + j] : Acc();
+                       }
+                       for (int64_t r0 = 0; r0 < N; r0 += kColRows) {
+                         for (int64_t j = 0; j < width; ++j) lane[j] = R::identity();
+                         for (int64_t r = r0, r1 = std::min(N, r0 + kColRows); r < r1; ++r) {
+                           const T* row = base + r * rstride;
+                           for (int64_t j = 0; j < width; ++j) {
+                             lane[j] = R::combine(lane[j], R::map(row[j], shift[j]));
+                           }
+                         }
+                         for (int64_t j = 0; j < width; ++j) {
+                           total[j] = R::combine(total[j], static_cast<Total>(lane[j]));
+                         }
+                       }
+                       for (int64_t j = 0; j < width; ++j) dst[j] = R::project(total[j], N, param);
+                     }
+                   });
+    return;
+  }
+
+  // General walk: every output position, every row of the reduced sub-space.
+  const DimVector rsize(IntArrayRef(g.rsize.data(), g.rsize.size() - 1));
+  const DimVector rstride(IntArrayRef(g.rstride.data(), g.rstride.size() - 1));
+  const int64_t row = g.rsize.back(), row_stride = g.rstride.back(), rows = N / row;
+  parallel_range(M, std::max<int64_t>(1, kParallelGrain / N), [&](int64_t o0, int64_t o1) {
+    Odometer it(g.ksize, g.kstride, o0);
+    for (int64_t o = o0; o < o1; ++o, it.next()) {
+      Total total = static_cast<Total>(R::identity());
+      Odometer rit(rsize, rstride, 0);
+      for (int64_t r = 0; r < rows; ++r, rit.next()) {
+        total = R::combine(
+            total, reduce_strided<R>(in + it.offset + rit.offset, row, row_stride, shift_at(o)));
+      }
+      out[o] = R::project(total, N, param);
+    }
+  });
+}
+
+template <class R, class T, class Out = T>
+void run(const Tensor& out, const Tensor& in, IntArrayRef dims, double param) {
+  const Geometry g = make_geometry(in, dims);
+  if constexpr (R::kShift) {  // norm with a general p: the shift is p everywhere
+    std::vector<double> p(g.outputs, param);
+    reduce_geometry<R>(out.data_ptr<Out>(), in.data_ptr<T>(), g, param, p.data());
+  } else {
+    reduce_geometry<R>(out.data_ptr<Out>(), in.data_ptr<T>(), g, param, nullptr);
+  }
+}
+
+// ---- kernels ----
+
+template <template <class> class R>
+void additive(const char* name, const Tensor& out, const Tensor& in, IntArrayRef dims,
+              double param) {
+  switch (in.dtype()) {
+    case kFloat32: return run<R<float>, float>(out, in, dims, param);
+    case kFloat64: return run<R<double>, double>(out, in, dims, param);
+    case kInt64: return run<R<int64_t>, int64_t>(out, in, dims, param);
+    default: EMBER_THROW(name, ": dtype ", in.dtype(), " is not supported by the CPU kernel");
+  }
+}
+
+template <template <class> class R>
+void floating(const char* name, const Tensor& out, const Tensor& in, IntArrayRef dims,
+              double param) {
+  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), name,
+                                [&] { run<R<scalar_t>, scalar_t>(out, in, dims, param); });
+}
+
+void sum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
+  additive<SumR>("sum", out, in, dims, 0);
+}
+
+void prod_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
+  additive<ProdR>("prod", out, in, dims, 0);
+}
+
+void mean_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
+  floating<MeanR>("mean", out, in, dims, 0);
+}
+
+template <bool kMax>
+void extremum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
+  EMBER_DISPATCH_ALL_TYPES(in.dtype(), kMax ? "amax" : "amin", [&] {
+    run<ExtremumR<scalar_t, kMax>, scalar_t>(out, in, dims, 0);
+  });
+}
+
+template <bool kAll>
+void logical_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
+  run<LogicalR<kAll>, bool>(out, in, dims, 0);
+}
+
+// Two passes (mean, then squared deviations from it), both in double: stable and exact
+// enough that var of data with a large offset keeps its digits.
+void var_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar& correction) {
+  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "var", [&] {
+    const Geometry g = make_geometry(in, dims);
+    std::vector<double> mean(g.outputs);
+    const scalar_t* x = in.data_ptr<scalar_t>();
+    reduce_geometry<MeanDoubleR<scalar_t>>(mean.data(), x, g, 0, nullptr);
+    reduce_geometry<SquaredDevR<scalar_t>>(out.data_ptr<scalar_t>(), x, g,
+                                           correction.toDouble(), mean.data());
+  });
+}
+
+void norm_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar& p_scalar) {
+  const double p = p_scalar.toDouble();
+  if (p == 2) return floating<Norm2R>("norm", out, in, dims, p);
+  if (p == 1) return floating<Norm1R>("norm", out, in, dims, p);
+  if (p == 0) return floating<Norm0R>("norm", out, in, dims, p);
+  if (std::isinf(p)) {
+    EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "norm", [&] {
+      if (p > 0) return run<ExtremumR<scalar_t, true, Abs>, scalar_t>(out, in, dims, p);
+      run<ExtremumR<scalar_t, false, Abs>, scalar_t>(out, in, dims, p);
+    });
+    return;
+  }
+  floating<NormPR>("norm", out, in, dims, p);
+}
+
+// ---- max_dim / min_dim: values and the first index of the extremum along one dim ----
+
+template <bool kMax, class T>
+inline bool better(T x, T best) {
+  return (kMax ? x > best : x < best) || (is_nan(x) && !is_nan(best));
+}
+
+template <bool kMax, class T>
+void arg_reduce(T* values, int64_t* indices, const T* in, const Geometry& g) {
+  const int64_t M = g.outputs, N = g.length;
+  const int64_t rstride = g.rsize.empty() ? 1 : g.rstride[0];
+  if (!g.rsize.empty() && !g.ksize.empty() && g.kstride.back() == 1 && rstride != 1) {
+    // Column form: a row of kept lanes compared at once against each reduced row.
+    const int64_t inner = g.ksize.back();
+    const DimVector osize(IntArrayRef(g.ksize.data(), g.ksize.size() - 1));
+    const DimVector ostride(IntArrayRef(g.kstride.data(), g.kstride.size() - 1));
+    parallel_range(M / inner, std::max<int64_t>(1, kParallelGrain / (N * inner)),
+                   [&](int64_t o0, int64_t o1) {
+                     for (int64_t o = o0; o < o1; ++o) {
+                       const T* base = in + Odometer(osize, ostride, o).offset;
+                       T* v = values + o * inner;
+                       int64_t* idx = indices + o * inner;
+                       for (int64_t j = 0; j < inner; ++j) {
+                         v[j] = base[j];
+                         idx[j] = 0;
+                       }
+                       for (int64_t r = 1; r < N; ++r) {
+                         const T* row = base + r * rstride;
+                         for (int64_t j = 0; j < inner; ++j) {
+                           if (better<kMax>(row[j], v[j])) {
+                             v[j] = row[j];
+                             idx[j] = r;
+                           }
+                         }
+                       }
+                     }
+                   });
+    return;
+  }
+  parallel_range(M, std::max<int64_t>(1, kParallelGrain / N), [&](int64_t o0, int64_t o1) {
+    Odometer it(g.ksize, g.kstride, o0);
+    for (int64_t o = o0; o < o1; ++o, it.next()) {
+      const T* x = in + it.offset;
+      T best = x[0];
+      int64_t best_i = 0;
+      for (int64_t i = 1; i < N; ++i) {
+        if (better<kMax>(x[i * rstride], best)) {
+          best = x[i * rstride];
+          best_i = i;
+        }
+      }
+      values[o] = best;
+      indices[o] = best_i;
+    }
+  });
+}
+
+template <bool kMax>
+void arg_kernel(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t dim) {
+  EMBER_DISPATCH_ALL_TYPES(in.dtype(), kMax ? "max" : "min", [&] {
+    const Geometry g = make_geometry(in, IntArrayRef(dim));
+    arg_reduce<kMax>(values.data_ptr<scalar_t>(), indices.data_ptr<int64_t>(),
+                     in.data_ptr<scalar_t>(), g);
+  });
+}
+
+}  // namespace
+
+void register_reduce_kernels() {
+  register_kernel<Op::sum>(kCPU, sum_kernel);
+  register_kernel<Op::prod>(kCPU, prod_kernel);
+  register_kernel<Op::mean>(kCPU, mean_kernel);
+  register_kernel<Op::amax>(kCPU, extremum_kernel<true>);
+  register_kernel<Op::amin>(kCPU, extremum_kernel<false>);
+  register_kernel<Op::var>(kCPU, var_kernel);
+  register_kernel<Op::norm>(kCPU, norm_kernel);
+  register_kernel<Op::all>(kCPU, logical_kernel<true>);
+  register_kernel<Op::any>(kCPU, logical_kernel<false>);
+  register_kernel<Op::max_dim>(kCPU, arg_kernel<true>);
+  register_kernel<Op::min_dim>(kCPU, arg_kernel<false>);
+}
+
+}  // namespace cpu
+}  // namespace ember

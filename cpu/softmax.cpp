@@ -1,0 +1,161 @@
+// CPU softmax and log_softmax along any dim, numerically stable (the max is subtracted
+// before exp). Eigen's array exp is vectorized, so rows go through Eigen maps.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include <Eigen/Core>
+
+#include <ember/core/dispatch.h>
+#include <ember/cpu/kernels.h>
+#include <ember/cpu/loops.h>
+#include <ember/cpu/parallel.h>
+
+namespace ember {
+namespace cpu {
+namespace {
+
+// Lanes of the softmax dim's neighbours handled at once when dim is not the last one.
+constexpr int64_t kChunk = 256;
+
+template <class T>
+using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
+template <class T>
+using StridedIn = Eigen::Map<const Array<T>, Eigen::Unaligned, Eigen::InnerStride<>>;
+template <class T>
+using ContigIn = Eigen::Map<const Array<T>>;
+template <class T>
+using Out = Eigen::Map<Array<T>>;
+
+// in viewed as [outer, size, inner] with one stride for each part; contiguous() first
+// when the dims before or after dim do not merge into one.
+struct Geometry {
+  int64_t outer = 1, size = 1, inner = 1;
+  int64_t outer_stride = 0, stride = 1, inner_stride = 1;
+};
+
+// Merges dims [begin, end) into one (size, stride); false when they do not chain.
+bool merge(const Tensor& t, int64_t begin, int64_t end, int64_t& size, int64_t& stride) {
+  size = 1;
+  stride = 1;
+  bool first = true;
+  for (int64_t d = end; d-- > begin;) {  // innermost first
+    const int64_t s = t.sizes()[d], st = t.strides()[d];
+    if (s == 1) continue;
+    if (first) {
+      stride = st;
+      first = false;
+    } else if (st != stride * size) {
+      return false;
+    }
+    size *= s;
+  }
+  return true;
+}
+
+template <bool kLog, class T, class In>
+void softmax_row(T* y, const In& x) {
+  const T max = x.maxCoeff();
+  Out<T> out(y, x.size());
+  if (kLog) {
+    const T sum = (x - max).exp().sum();
+    out = x - (max + std::log(sum));
+  } else {
+    out = (x - max).exp();
+    out *= T(1) / out.sum();
+  }
+}
+
+// Softmax over rows of `size` elements; rows are outer positions (inner == 1).
+template <bool kLog, class T>
+void softmax_last(T* y, const T* x, const Geometry& g) {
+  parallel_range(g.outer, std::max<int64_t>(1, kParallelGrain / g.size),
+                 [&](int64_t o0, int64_t o1) {
+                   for (int64_t o = o0; o < o1; ++o) {
+                     const T* row = x + o * g.outer_stride;
+                     if (g.stride == 1) {
+                       softmax_row<kLog>(y + o * g.size, ContigIn<T>(row, g.size));
+                     } else {
+                       softmax_row<kLog>(y + o * g.size, StridedIn<T>(row, g.size,
+                                                                       Eigen::InnerStride<>(g.stride)));
+                     }
+                   }
+                 });
+}
+
+// Softmax along a dim that has inner neighbours: a chunk of inner lanes is processed
+// together, so every pass reads rows of lanes, not columns.
+template <bool kLog, class T>
+void softmax_inner(T* y, const T* x, const Geometry& g) {
+  const int64_t chunks = (g.inner + kChunk - 1) / kChunk;
+  const int64_t work = std::min(g.inner, kChunk) * g.size;
+  parallel_range(g.outer * chunks, std::max<int64_t>(1, kParallelGrain / work),
+                 [&](int64_t w0, int64_t w1) {
+                   T max_buf[kChunk], sum_buf[kChunk];
+                   for (int64_t w = w0; w < w1; ++w) {
+                     const int64_t o = w / chunks, j0 = (w % chunks) * kChunk;
+                     const int64_t width = std::min(kChunk, g.inner - j0);
+                     const T* xb = x + o * g.outer_stride + j0 * g.inner_stride;
+                     T* yb = y + o * g.size * g.inner + j0;
+                     Out<T> max(max_buf, width), sum(sum_buf, width);
+                     auto in_row = [&](int64_t d) {
+                       return StridedIn<T>(xb + d * g.stride, width,
+                                           Eigen::InnerStride<>(g.inner_stride));
+                     };
+                     max = in_row(0);
+                     for (int64_t d = 1; d < g.size; ++d) max = max.max(in_row(d));
+                     sum.setZero();
+                     for (int64_t d = 0; d < g.size; ++d) {
+                       Out<T> out(yb + d * g.inner, width);
+                       out = (in_row(d) - max).exp();
+                       sum += out;
+                     }
+                     if (kLog) {
+                       sum = max + sum.log();  // the log of the normalizer
+                       for (int64_t d = 0; d < g.size; ++d) {
+                         Out<T>(yb + d * g.inner, width) = in_row(d) - sum;
+                       }
+                     } else {
+                       sum = sum.inverse();
+                       for (int64_t d = 0; d < g.size; ++d) Out<T>(yb + d * g.inner, width) *= sum;
+                     }
+                   }
+                 });
+}
+
+template <bool kLog>
+void softmax_kernel(const Tensor& out, const Tensor& in_, int64_t dim) {
+  Tensor in = in_;
+  Geometry g;
+  if (in.dim() > 0) {
+    g.size = in.sizes()[dim];
+    g.stride = in.strides()[dim];
+    if (!merge(in, 0, dim, g.outer, g.outer_stride) ||
+        !merge(in, dim + 1, in.dim(), g.inner, g.inner_stride)) {
+      in = in.contiguous();
+      merge(in, 0, dim, g.outer, g.outer_stride);
+      merge(in, dim + 1, in.dim(), g.inner, g.inner_stride);
+      g.stride = in.strides()[dim];
+    }
+  }
+  if (in.numel() == 0) return;
+  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), kLog ? "log_softmax" : "softmax", [&] {
+    scalar_t* y = out.data_ptr<scalar_t>();
+    const scalar_t* x = in.data_ptr<scalar_t>();
+    if (g.inner == 1) {
+      softmax_last<kLog>(y, x, g);
+    } else {
+      softmax_inner<kLog>(y, x, g);
+    }
+  });
+}
+
+}  // namespace
+
+void register_softmax_kernels() {
+  register_kernel<Op::softmax>(kCPU, softmax_kernel<false>);
+  register_kernel<Op::log_softmax>(kCPU, softmax_kernel<true>);
+}
+
+}  // namespace cpu
+}  // namespace ember

@@ -1,0 +1,206 @@
+// CPU unary elementwise kernels (neg ... gelu, logical_not, clamp): one functor per op.
+// Math functions take Eigen's vectorized forms on contiguous data and std:: on strided data.
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include <Eigen/Core>
+#include <unsupported/Eigen/SpecialFunctions>
+
+#include <ember/core/dispatch.h>
+#include <ember/cpu/kernels.h>
+#include <ember/cpu/loops.h>
+
+namespace ember {
+namespace cpu {
+namespace {
+
+// Each math functor has scalar(x), the reference used on strided data, and eigen(x),
+// the same function over an Eigen array for the contiguous path: std::exp and friends
+// do not vectorize without -ffast-math, Eigen's packet versions do (within 1-2 ulp).
+struct Exp {
+  static constexpr const char* kName = "exp";
+  template <class T>
+  T scalar(T x) const { return std::exp(x); }
+  template <class A>
+  auto eigen(const A& x) const { return x.exp(); }
+};
+struct Log {
+  static constexpr const char* kName = "log";
+  template <class T>
+  T scalar(T x) const { return std::log(x); }
+  template <class A>
+  auto eigen(const A& x) const { return x.log(); }
+};
+struct Log1p {
+  static constexpr const char* kName = "log1p";
+  template <class T>
+  T scalar(T x) const { return std::log1p(x); }
+  template <class A>
+  auto eigen(const A& x) const { return x.log1p(); }
+};
+// Eigen's float sqrt is a fast-math estimate (1-2 ulp, and sqrt(inf) = NaN), so sqrt and
+// rsqrt stay on std::sqrt: a plain loop that GCC vectorizes when built with -fno-math-errno.
+struct Sqrt {
+  static constexpr const char* kName = "sqrt";
+  template <class T>
+  T scalar(T x) const { return std::sqrt(x); }
+  template <class A>
+  auto eigen(const A& x) const {
+    return x.unaryExpr([](typename A::Scalar v) { return std::sqrt(v); });
+  }
+};
+struct Rsqrt {
+  static constexpr const char* kName = "rsqrt";
+  template <class T>
+  T scalar(T x) const { return T(1) / std::sqrt(x); }
+  template <class A>
+  auto eigen(const A& x) const {
+    using T = typename A::Scalar;
+    return x.unaryExpr([](T v) { return T(1) / std::sqrt(v); });
+  }
+};
+struct Sin {
+  static constexpr const char* kName = "sin";
+  template <class T>
+  T scalar(T x) const { return std::sin(x); }
+  template <class A>
+  auto eigen(const A& x) const { return x.sin(); }
+};
+struct Cos {
+  static constexpr const char* kName = "cos";
+  template <class T>
+  T scalar(T x) const { return std::cos(x); }
+  template <class A>
+  auto eigen(const A& x) const { return x.cos(); }
+};
+struct Tanh {
+  static constexpr const char* kName = "tanh";
+  template <class T>
+  T scalar(T x) const { return std::tanh(x); }
+  template <class A>
+  auto eigen(const A& x) const { return x.tanh(); }
+};
+struct Sigmoid {
+  static constexpr const char* kName = "sigmoid";
+  template <class T>
+  T scalar(T x) const { return T(1) / (T(1) + std::exp(-x)); }
+  // Not Eigen's logistic(): its interpolation loses relative accuracy for x << 0.
+  template <class A>
+  auto eigen(const A& x) const {
+    using T = typename A::Scalar;
+    return (T(1) + (-x).exp()).inverse();
+  }
+};
+// Exact gelu, PyTorch's default: 0.5 x (1 + erf(x / sqrt 2)).
+struct Gelu {
+  static constexpr const char* kName = "gelu";
+  template <class T>
+  T scalar(T x) const { return T(0.5) * x * (T(1) + std::erf(x * T(M_SQRT1_2))); }
+  template <class A>
+  auto eigen(const A& x) const {
+    using T = typename A::Scalar;
+    return T(0.5) * x * (T(1) + (x * T(M_SQRT1_2)).erf());
+  }
+};
+
+// out = f(in) for float32/float64 (core casts integer inputs to float first).
+template <class Math>
+void float_kernel(const Tensor& out, const Tensor& in) {
+  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), Math::kName, [&] {
+    const Math math;
+    if (out.is_contiguous() && in.is_contiguous()) {
+      using Array = Eigen::Array<scalar_t, Eigen::Dynamic, 1>;
+      auto* o = static_cast<scalar_t*>(out.data_ptr());
+      const auto* x = static_cast<const scalar_t*>(in.data_ptr());
+      // Elementwise, so out == in (in place) is safe for Eigen's coefficient-wise loop.
+      parallel_range(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
+        Eigen::Map<Array>(o + begin, end - begin) =
+            math.eigen(Eigen::Map<const Array>(x + begin, end - begin));
+      });
+      return;
+    }
+    unary_loop<scalar_t, scalar_t>(out, in, [math](scalar_t v) { return math.scalar(v); });
+  });
+}
+
+// neg, abs, relu: every numeric dtype, plain loops (they vectorize as they are).
+struct Neg {
+  static constexpr const char* kName = "neg";
+  template <class T>
+  T operator()(T x) const { return static_cast<T>(-x); }
+};
+struct Abs {
+  static constexpr const char* kName = "abs";
+  template <class T>
+  T operator()(T x) const {
+    if constexpr (std::is_unsigned<T>::value) return x;
+    else return x < T(0) ? static_cast<T>(-x) : x;
+  }
+};
+// !(x <= 0) keeps NaN as NaN, as PyTorch's relu does.
+struct Relu {
+  static constexpr const char* kName = "relu";
+  template <class T>
+  T operator()(T x) const { return !(x <= T(0)) ? x : T(0); }
+};
+
+template <class Fn>
+void numeric_kernel(const Tensor& out, const Tensor& in) {
+  EMBER_DISPATCH_NUMERIC_TYPES(in.dtype(), Fn::kName, [&] {
+    unary_loop<scalar_t, scalar_t>(out, in, [](scalar_t v) { return Fn()(v); });
+  });
+}
+
+void abs_kernel(const Tensor& out, const Tensor& in) {
+  // std::abs on floats clears the sign bit, which also maps -0 and -NaN right.
+  if (in.dtype() == kFloat32) {
+    unary_loop<float, float>(out, in, [](float v) { return std::fabs(v); });
+  } else if (in.dtype() == kFloat64) {
+    unary_loop<double, double>(out, in, [](double v) { return std::fabs(v); });
+  } else {
+    numeric_kernel<Abs>(out, in);
+  }
+}
+
+// Any dtype in, bool out; NaN counts as true, as in PyTorch.
+void logical_not_kernel(const Tensor& out, const Tensor& in) {
+  EMBER_DISPATCH_ALL_TYPES(in.dtype(), "logical_not", [&] {
+    unary_loop<bool, scalar_t>(out, in, [](scalar_t v) { return v == scalar_t(0); });
+  });
+}
+
+// clamp(in, a = min, b = max), bounds converted to in's dtype. A NaN input stays NaN
+// (std::max/min return their first argument when the comparison is false).
+void clamp_kernel(const Tensor& out, const Tensor& in, const Scalar& a, const Scalar& b) {
+  EMBER_DISPATCH_NUMERIC_TYPES(in.dtype(), "clamp", [&] {
+    const scalar_t lo = a.to<scalar_t>(), hi = b.to<scalar_t>();
+    unary_loop<scalar_t, scalar_t>(out, in, [lo, hi](scalar_t v) {
+      const scalar_t low = v < lo ? lo : v;
+      return hi < low ? hi : low;
+    });
+  });
+}
+
+}  // namespace
+
+void register_unary_kernels() {
+  register_kernel<Op::neg>(kCPU, &numeric_kernel<Neg>);
+  register_kernel<Op::abs>(kCPU, &abs_kernel);
+  register_kernel<Op::relu>(kCPU, &numeric_kernel<Relu>);
+  register_kernel<Op::exp>(kCPU, &float_kernel<Exp>);
+  register_kernel<Op::log>(kCPU, &float_kernel<Log>);
+  register_kernel<Op::log1p>(kCPU, &float_kernel<Log1p>);
+  register_kernel<Op::sqrt>(kCPU, &float_kernel<Sqrt>);
+  register_kernel<Op::rsqrt>(kCPU, &float_kernel<Rsqrt>);
+  register_kernel<Op::sin>(kCPU, &float_kernel<Sin>);
+  register_kernel<Op::cos>(kCPU, &float_kernel<Cos>);
+  register_kernel<Op::tanh>(kCPU, &float_kernel<Tanh>);
+  register_kernel<Op::sigmoid>(kCPU, &float_kernel<Sigmoid>);
+  register_kernel<Op::gelu>(kCPU, &float_kernel<Gelu>);
+  register_kernel<Op::logical_not>(kCPU, &logical_not_kernel);
+  register_kernel<Op::clamp>(kCPU, &clamp_kernel);
+}
+
+}  // namespace cpu
+}  // namespace ember

@@ -1,0 +1,20 @@
+// cuda::register_backend(): installs the CUDA allocator and kernels into the dispatcher, but
+// only when a GPU is present; otherwise CUDA ops fail with "no kernel/allocator for cuda".
+#include <ember/cuda/register.h>
+
+#include <ember/core/storage.h>
+#include <ember/cuda/allocator.h>
+#include <ember/cuda/api.h>
+#include <ember/cuda/kernels.h>
+
+namespace ember {
+namespace cuda {
+
+void register_backend() {
+  if (!is_available()) return;
+  set_allocator(kCUDA, cuda_allocator());
+  register_copy_kernels();
+}
+
+}  // namespace cuda
+}  // namespace ember

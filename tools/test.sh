@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# README's second command, and all that CI (.ci/run) does: builds everything in build/, runs
+# ctest, builds and runs an outside consumer against an installed ember, then repeats the
+# build and tests with address and undefined-behaviour sanitizers in build-asan/.
+# EMBER_TEST_SANITIZE=0 skips the sanitizer pass (for a quick local run).
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+cd "$EMBER_ROOT"
+start=$SECONDS
+
+log "configure and build (build/)"
+ember_configure build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j "$JOBS"
+log "ctest (build/)"
+ctest --test-dir build --output-on-failure -j "$JOBS"
+
+log "install and build an outside consumer (tests/consumer)"
+rm -rf build/install build/consumer
+cmake --install build --prefix build/install >/dev/null
+cmake -S tests/consumer -B build/consumer -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$EMBER_ROOT/build/install" >/dev/null
+cmake --build build/consumer -j "$JOBS"
+build/consumer/consumer
+
+if [ "${EMBER_TEST_SANITIZE:-1}" != 0 ]; then
+  # CPU-only: no GPU in CI, and the CUDA runtime does not run under ASan without tuning.
+  log "configure and build with -DEMBER_SANITIZE=address,undefined (build-asan/)"
+  ember_configure build-asan -DCMAKE_BUILD_TYPE=Release -DEMBER_SANITIZE=address,undefined \
+    -DEMBER_CUDA=OFF -DEMBER_BUILD_BENCHMARKS=OFF
+  cmake --build build-asan -j "$JOBS"
+  log "ctest (build-asan/)"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+fi
+log "all tests passed in $((SECONDS - start)) s"
