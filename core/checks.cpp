@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <vector>
 
 namespace ember {
 
@@ -102,18 +103,28 @@ std::string shape_str(IntArrayRef sizes) {
   return os.str();
 }
 
+// Every op's output goes through here: strides live on the stack (DimVector only past 8
+// dims), and the tensor costs one storage allocation plus two make_shared.
 Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device) {
-  DimVector strides(sizes.size());
-  int64_t numel = 1;
-  for (size_t i = sizes.size(); i-- > 0;) {
-    strides[i] = numel;
-    numel *= std::max<int64_t>(sizes[i], 1);
+  const size_t n = sizes.size();
+  int64_t inline_strides[DimVector::kInline];
+  std::vector<int64_t> heap_strides;  // empty (no allocation) unless n > 8
+  int64_t* strides = inline_strides;
+  if (__builtin_expect(n > DimVector::kInline, 0)) {
+    heap_strides.resize(n);
+    strides = heap_strides.data();
   }
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] == 0) numel = 0;
+  int64_t stride = 1;
+  bool empty = false;
+  for (size_t i = n; i-- > 0;) {
+    strides[i] = stride;
+    int64_t s = sizes[i];
+    empty |= s == 0;
+    stride *= s > 1 ? s : 1;  // size-0/1 dims keep nonzero strides, as PyTorch's
   }
-  Storage storage = make_storage(static_cast<size_t>(numel) * element_size(dtype), device);
-  return Tensor(std::make_shared<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));
+  size_t nbytes = empty ? 0 : static_cast<size_t>(stride) * element_size(dtype);
+  return Tensor(std::make_shared<TensorImpl>(make_storage(nbytes, device), dtype, sizes,
+                                             IntArrayRef(strides, n), 0));
 }
 
 DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim) {

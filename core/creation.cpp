@@ -24,7 +24,9 @@ inline void check_sizes(const char* op, IntArrayRef sizes) {
 inline Tensor finish(const char* op, Tensor t, const TensorOptions& options) {
   if (options.requires_grad()) {
     EMBER_CHECK(t.is_floating_point(), op,
-                ": only floating-point tensors can require gradients, got dtype ", t.dtype());
+                ": requires_grad=True needs a floating-point dtype (only floating-point tensors "
+                "can require gradients), got dtype ",
+                t.dtype());
     t.unsafeGetTensorImpl()->set_requires_grad(true);
   }
   return t;
@@ -176,8 +178,9 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps,
   double step = steps > 1 ? (b - a) / static_cast<double>(steps - 1) : 0.0;
   int64_t half = steps / 2;
   // PyTorch's symmetric form: the first half counts up from start, the second half down
-  // from end, so both ends are exact.
+  // from end, so both ends are exact (one step gives start).
   Tensor t = host_sequence("linspace", steps, options.dtype(), options.device(), [&](int64_t i) {
+    if (steps == 1) return a;
     return i < half ? a + step * static_cast<double>(i)
                     : b - step * static_cast<double>(steps - 1 - i);
   });

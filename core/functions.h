@@ -138,6 +138,14 @@ Tensor var(const Tensor& t, bool unbiased = true);
 Tensor var(const Tensor& t, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
 Tensor std(const Tensor& t, bool unbiased = true);
 Tensor std(const Tensor& t, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
+inline Tensor var(const Tensor& t, std::initializer_list<int64_t> dim, bool unbiased = true,
+                  bool keepdim = false) {
+  return var(t, IntArrayRef(dim), unbiased, keepdim);
+}
+inline Tensor std(const Tensor& t, std::initializer_list<int64_t> dim, bool unbiased = true,
+                  bool keepdim = false) {
+  return std(t, IntArrayRef(dim), unbiased, keepdim);
+}
 Tensor norm(const Tensor& t, const Scalar& p = 2);
 Tensor norm(const Tensor& t, const Scalar& p, IntArrayRef dim, bool keepdim = false);
 Tensor all(const Tensor& t);

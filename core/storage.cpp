@@ -39,7 +39,8 @@ Allocator* get_allocator(DeviceType type) {
 
 Storage make_storage(size_t nbytes, Device device) {
   init_backends();  // one acquire load once the backends are up
-  Allocator* allocator = get_allocator(device.type());
+  Allocator* allocator = g_allocators[static_cast<int>(device.type())];
+  if (__builtin_expect(allocator == nullptr, 0)) no_allocator(device.type());
   // "cuda" without an index means the current device; storages always record which one.
   if (device.is_cuda() && !device.has_index()) device = Device(kCUDA, cuda::current_device());
   return std::make_shared<StorageImpl>(allocator->allocate(nbytes, device), nbytes, device);

@@ -12,6 +12,32 @@ namespace ember {
 
 // ---- TensorImpl ----
 
+namespace {
+// numel and contiguity. Contiguous means row-major: size-1 dims may have any stride
+// (they never move the pointer), and an empty tensor is contiguous, as in PyTorch.
+// Internal linkage so the constructor inlines it (exported functions are not inlined
+// in a -fPIC library).
+inline void compute_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t* numel,
+                             bool* contiguous) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  *numel = n;
+  bool c = true;
+  if (n != 0) {
+    int64_t expected = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+      if (sizes[i] == 1) continue;
+      if (strides[i] != expected) {
+        c = false;
+        break;
+      }
+      expected *= sizes[i];
+    }
+  }
+  *contiguous = c;
+}
+}  // namespace
+
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
                        int64_t storage_offset)
     : storage_(std::move(storage)),
@@ -21,7 +47,7 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, Int
       dtype_(dtype) {
   EMBER_CHECK(sizes.size() == strides.size(), "TensorImpl: sizes ", sizes, " and strides ", strides,
               " differ in length");
-  refresh();
+  compute_geometry(sizes_, strides_, &numel_, &is_contiguous_);
 }
 
 void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
@@ -33,26 +59,7 @@ void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t st
   refresh();
 }
 
-// Contiguous means row-major: size-1 dims may have any stride (they never move the
-// pointer), and an empty tensor is contiguous, as in PyTorch.
-void TensorImpl::refresh() {
-  int64_t n = 1;
-  for (int64_t s : sizes_) n *= s;
-  numel_ = n;
-  bool contiguous = true;
-  if (n != 0) {
-    int64_t expected = 1;
-    for (size_t i = sizes_.size(); i-- > 0;) {
-      if (sizes_[i] == 1) continue;
-      if (strides_[i] != expected) {
-        contiguous = false;
-        break;
-      }
-      expected *= sizes_[i];
-    }
-  }
-  is_contiguous_ = contiguous;
-}
+void TensorImpl::refresh() { compute_geometry(sizes_, strides_, &numel_, &is_contiguous_); }
 
 // ---- metadata ----
 

@@ -240,6 +240,14 @@ class Tensor {
   Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor std(bool unbiased = true) const;
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  // var({1}) and std({1}) mean a dim list, not `unbiased` (an initializer_list overload
+  // outranks the int -> bool conversion).
+  Tensor var(std::initializer_list<int64_t> dim, bool unbiased = true, bool keepdim = false) const {
+    return var(IntArrayRef(dim), unbiased, keepdim);
+  }
+  Tensor std(std::initializer_list<int64_t> dim, bool unbiased = true, bool keepdim = false) const {
+    return std(IntArrayRef(dim), unbiased, keepdim);
+  }
   Tensor norm(const Scalar& p = 2) const;
   Tensor norm(const Scalar& p, IntArrayRef dim, bool keepdim = false) const;
   Tensor all() const;

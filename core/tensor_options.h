@@ -2,6 +2,8 @@
 // LibTorch builders (TensorOptions().dtype(kFloat64).device(kCUDA)) and bare forms.
 #pragma once
 
+#include <type_traits>
+
 #include <ember/core/device.h>
 #include <ember/core/dtype.h>
 
@@ -10,10 +12,15 @@ namespace ember {
 class TensorOptions {
  public:
   TensorOptions() = default;
-  TensorOptions(ScalarType dtype) : dtype_(dtype), has_dtype_(true) {}       // NOLINT
-  TensorOptions(Device device) : device_(device), has_device_(true) {}       // NOLINT
-  TensorOptions(DeviceType type) : device_(type), has_device_(true) {}       // NOLINT
-  TensorOptions(const char* device) : device_(device), has_device_(true) {}  // NOLINT
+  TensorOptions(ScalarType dtype) : dtype_(dtype), has_dtype_(true) {}  // NOLINT
+  TensorOptions(Device device) : device_(device), has_device_(true) {}  // NOLINT
+  TensorOptions(DeviceType type) : device_(type), has_device_(true) {}  // NOLINT
+  // Only real strings ("cuda:0"): a template, so that a literal 0 (as in arange(0, 5, 0))
+  // does not convert to a null const char* and make calls ambiguous.
+  template <class T,
+            std::enable_if_t<std::is_same<T, const char*>::value || std::is_same<T, char*>::value,
+                             int> = 0>
+  TensorOptions(T device) : device_(device), has_device_(true) {}  // NOLINT
 
   TensorOptions dtype(ScalarType d) const {
     TensorOptions o = *this;

@@ -234,7 +234,7 @@ TEST(Reductions, VarStd) {
       auto sf = [&](const std::vector<double>& g) { return std::sqrt(var_of(g, corr)); };
       double rt = dt == kFloat32 ? 1e-4 : 1e-10, at = dt == kFloat32 ? 1e-5 : 1e-12;
       EXPECT_TRUE(ref::matches(x.var(unbiased), dt, {}, apply(all, vf), rt, at));
-      EXPECT_TRUE(ref::matches(std(x, unbiased), dt, {}, apply(all, sf), rt, at));
+      EXPECT_TRUE(ref::matches(ember::std(x, unbiased), dt, {}, apply(all, sf), rt, at));
       EXPECT_TRUE(ref::matches(var(x, dims, unbiased, keep), dt, gd.shape, apply(gd, vf), rt, at));
       EXPECT_TRUE(ref::matches(x.std(dims, unbiased, keep), dt, gd.shape, apply(gd, sf), rt, at));
     }
