@@ -578,7 +578,9 @@ Tensor operator-(const Tensor& a, const Scalar& b) { return sub(a, b); }
 Tensor operator-(const Scalar& a, const Tensor& b) {
   // s - t == (-t) + s exactly in IEEE arithmetic and in wrapping integers.
   check_no_bool_sub("rsub", b.dtype() == kBool || a.isBoolean());
-  return add(neg(b), a);
+  // Promote first: 2.5 - uint8(3) must not negate in uint8.
+  const ScalarType dt = scalar_result(b.dtype(), a);
+  return add(neg(b.dtype() == dt ? b : b.to(dt)), a);
 }
 Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
 Tensor operator*(const Tensor& a, const Scalar& b) { return mul(a, b); }

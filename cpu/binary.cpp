@@ -55,93 +55,125 @@ struct Add {
   static constexpr const char* kName = "add";
   template <class T>
   T operator()(T x, T y) const {
-    if constexpr (kIsBool<T>) return x || y;
-    else return static_cast<T>(x + y);
+    if constexpr (kIsBool<T>)
+      return x || y;
+    else
+      return static_cast<T>(x + y);
   }
 };
 struct Sub {
   static constexpr const char* kName = "sub";
   template <class T>
-  T operator()(T x, T y) const { return static_cast<T>(x - y); }
+  T operator()(T x, T y) const {
+    return static_cast<T>(x - y);
+  }
 };
 struct Mul {
   static constexpr const char* kName = "mul";
   template <class T>
   T operator()(T x, T y) const {
-    if constexpr (kIsBool<T>) return x && y;
-    else return static_cast<T>(x * y);
+    if constexpr (kIsBool<T>)
+      return x && y;
+    else
+      return static_cast<T>(x * y);
   }
 };
 struct Div {
   static constexpr const char* kName = "div";
   template <class T>
-  T operator()(T x, T y) const { return x / y; }
+  T operator()(T x, T y) const {
+    return x / y;
+  }
 };
 struct Pow {
   static constexpr const char* kName = "pow";
   template <class T>
   T operator()(T x, T y) const {
-    if constexpr (std::is_floating_point<T>::value) return std::pow(x, y);
-    else return int_pow(x, y);
+    if constexpr (std::is_floating_point<T>::value)
+      return std::pow(x, y);
+    else
+      return int_pow(x, y);
   }
 };
 // out = y ^ x: pow with the scalar as the base.
 struct RPow {
   static constexpr const char* kName = "rpow";
   template <class T>
-  T operator()(T x, T y) const { return Pow()(y, x); }
+  T operator()(T x, T y) const {
+    return Pow()(y, x);
+  }
 };
 // NaN in either input wins, as in PyTorch (x != x is false for integers and bool).
 struct Maximum {
   static constexpr const char* kName = "maximum";
   template <class T>
-  T operator()(T x, T y) const { return (x != x || x > y) ? x : y; }
+  T operator()(T x, T y) const {
+    return (x != x || x > y) ? x : y;
+  }
 };
 struct Minimum {
   static constexpr const char* kName = "minimum";
   template <class T>
-  T operator()(T x, T y) const { return (x != x || x < y) ? x : y; }
+  T operator()(T x, T y) const {
+    return (x != x || x < y) ? x : y;
+  }
 };
 struct Eq {
   static constexpr const char* kName = "eq";
   template <class T>
-  bool operator()(T x, T y) const { return x == y; }
+  bool operator()(T x, T y) const {
+    return x == y;
+  }
 };
 struct Ne {
   static constexpr const char* kName = "ne";
   template <class T>
-  bool operator()(T x, T y) const { return x != y; }
+  bool operator()(T x, T y) const {
+    return x != y;
+  }
 };
 struct Lt {
   static constexpr const char* kName = "lt";
   template <class T>
-  bool operator()(T x, T y) const { return x < y; }
+  bool operator()(T x, T y) const {
+    return x < y;
+  }
 };
 struct Le {
   static constexpr const char* kName = "le";
   template <class T>
-  bool operator()(T x, T y) const { return x <= y; }
+  bool operator()(T x, T y) const {
+    return x <= y;
+  }
 };
 struct Gt {
   static constexpr const char* kName = "gt";
   template <class T>
-  bool operator()(T x, T y) const { return x > y; }
+  bool operator()(T x, T y) const {
+    return x > y;
+  }
 };
 struct Ge {
   static constexpr const char* kName = "ge";
   template <class T>
-  bool operator()(T x, T y) const { return x >= y; }
+  bool operator()(T x, T y) const {
+    return x >= y;
+  }
 };
 // Any dtype in (nonzero is true), bool out.
 struct LogicalAnd {
   static constexpr const char* kName = "logical_and";
   template <class T>
-  bool operator()(T x, T y) const { return x != T(0) && y != T(0); }
+  bool operator()(T x, T y) const {
+    return x != T(0) && y != T(0);
+  }
 };
 struct LogicalOr {
   static constexpr const char* kName = "logical_or";
   template <class T>
-  bool operator()(T x, T y) const { return x != T(0) || y != T(0); }
+  bool operator()(T x, T y) const {
+    return x != T(0) || y != T(0);
+  }
 };
 
 // out = Fn(a, b); a and b share one dtype; out is that dtype, or bool for predicates.

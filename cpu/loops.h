@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include <ember/core/tensor.h>
@@ -70,6 +71,56 @@ struct StridedLayout {
     }
   }
 
+  // A transpose: some input has a unit stride in dim 1 but not in dim 0, the output's
+  // innermost dim. Walking row by row would then touch a new cache line (and page) per
+  // element of that input, so such layouts are walked in square tiles instead.
+  bool is_transpose(const std::array<int64_t, N>& elem_size) const {
+    if (sizes.size() < 2 || sizes[0] < kTile / 4 || sizes[1] < kTile / 4) return false;
+    for (int k = 1; k < N; ++k)
+      if (strides[k][1] == elem_size[k] && strides[k][0] != elem_size[k] && strides[k][0] != 0)
+        return true;
+    return false;
+  }
+
+  static constexpr int64_t kTile = 64;
+  int64_t tiles0() const { return (sizes[0] + kTile - 1) / kTile; }
+  int64_t tiles1() const { return (sizes[1] + kTile - 1) / kTile; }
+  // Number of tiles; tile t covers kTile x kTile elements of dims 0 and 1 at one index
+  // of the outer dims.
+  int64_t num_tiles() const {
+    int64_t n = tiles0() * tiles1();
+    for (size_t d = 2; d < sizes.size(); ++d) n *= sizes[d];
+    return n;
+  }
+
+  // Calls inner(ptrs, inner_strides, n) over the rows of tiles [begin, end).
+  template <class Inner>
+  void walk_tiles(const std::array<char*, N>& base, int64_t begin, int64_t end,
+                  const Inner& inner) const {
+    const int64_t t0n = tiles0(), t1n = tiles1();
+    std::array<int64_t, N> inner_strides;
+    for (int k = 0; k < N; ++k) inner_strides[k] = strides[k][0];
+    for (int64_t tile = begin; tile < end; ++tile) {
+      int64_t rest = tile;
+      const int64_t i0 = (rest % t0n) * kTile;
+      rest /= t0n;
+      const int64_t j0 = (rest % t1n) * kTile;
+      rest /= t1n;
+      std::array<char*, N> ptr = base;
+      for (size_t d = 2; d < sizes.size(); ++d) {
+        const int64_t i = rest % sizes[d];
+        rest /= sizes[d];
+        for (int k = 0; k < N; ++k) ptr[k] += i * strides[k][d];
+      }
+      const int64_t n = std::min(kTile, sizes[0] - i0), j1 = std::min(sizes[1], j0 + kTile);
+      for (int64_t j = j0; j < j1; ++j) {
+        std::array<char*, N> p;
+        for (int k = 0; k < N; ++k) p[k] = ptr[k] + j * strides[k][1] + i0 * strides[k][0];
+        inner(p.data(), inner_strides.data(), n);
+      }
+    }
+  }
+
   // Calls inner(ptrs, inner_strides, n) over runs of the innermost dim covering the
   // linear (out-order) element range [begin, end).
   template <class Inner>
@@ -105,17 +156,32 @@ struct StridedLayout {
 
 namespace detail {
 
+// Inputs of type bool are read as uint8_t and compared with 0: GCC 12 does not
+// vectorize loops that load bool, but does for the same bytes as uint8_t.
+template <class T>
+using MemType = std::conditional_t<std::is_same<T, bool>::value, uint8_t, T>;
+
+template <class T>
+T load(const char* ptr) {
+  const MemType<T> m = *reinterpret_cast<const MemType<T>*>(ptr);
+  if constexpr (std::is_same<T, bool>::value) return m != 0;
+  else return m;
+}
+
 // An input read either at i (a plain pointer) or once, outside the loop (broadcast).
 template <class T, bool kBroadcast>
 struct Operand {
-  const T* p;
-  explicit Operand(const char* ptr) : p(reinterpret_cast<const T*>(ptr)) {}
-  T operator[](int64_t i) const { return p[i]; }
+  const MemType<T>* p;
+  explicit Operand(const char* ptr) : p(reinterpret_cast<const MemType<T>*>(ptr)) {}
+  T operator[](int64_t i) const {
+    if constexpr (std::is_same<T, bool>::value) return p[i] != 0;
+    else return p[i];
+  }
 };
 template <class T>
 struct Operand<T, true> {
   T v;
-  explicit Operand(const char* ptr) : v(*reinterpret_cast<const T*>(ptr)) {}
+  explicit Operand(const char* ptr) : v(load<T>(ptr)) {}
   T operator[](int64_t) const { return v; }
 };
 
@@ -140,7 +206,7 @@ struct Elementwise {
     char* out = p[0];
     for (int64_t i = 0; i < n; ++i)
       *reinterpret_cast<Out*>(out + i * s[0]) =
-          f(*reinterpret_cast<const In*>(p[I + 1] + i * s[I + 1])...);
+          f(load<In>(p[I + 1] + i * s[I + 1])...);
   }
 
   // Tries the unit-stride loop for broadcast masks with at most one bit set (the
@@ -194,9 +260,17 @@ struct Elementwise {
       return;
     }
     const StridedLayout<N> layout(t, elem_size);
+    const auto run_inner = [&](char* const* p, const int64_t* s, int64_t n) { inner(p, s, n, f); };
+    if (layout.is_transpose(elem_size)) {
+      constexpr int64_t kTileElems = StridedLayout<N>::kTile * StridedLayout<N>::kTile;
+      parallel_range(layout.num_tiles(), kParallelGrain / kTileElems,
+                     [&](int64_t begin, int64_t end) {
+                       layout.walk_tiles(base, begin, end, run_inner);
+                     });
+      return;
+    }
     parallel_range(numel, kParallelGrain, [&](int64_t begin, int64_t end) {
-      layout.walk(base, begin, end,
-                  [&](char* const* p, const int64_t* s, int64_t n) { inner(p, s, n, f); });
+      layout.walk(base, begin, end, run_inner);
     });
   }
 };

@@ -53,7 +53,8 @@ void uniform_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Sca
   } else if (out.dtype() == kFloat64) {
     const double lo = a.to<double>(), range = b.to<double>() - lo;
     philox_fill<double, 2>(out, seed, offset, [=](const Philox4& w, double* v) {
-      for (int j = 0; j < 2; ++j) v[j] = lo + range * uints_to_unit_double(w.v[2 * j], w.v[2 * j + 1]);
+      for (int j = 0; j < 2; ++j)
+        v[j] = lo + range * uints_to_unit_double(w.v[2 * j], w.v[2 * j + 1]);
     });
   } else {
     EMBER_THROW("uniform: dtype ", out.dtype(), " is not supported (needs float32 or float64)");
@@ -77,14 +78,14 @@ void normal_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scal
     const float mean = a.to<float>(), stddev = b.to<float>();
     philox_fill<float, 4>(out, seed, offset, [=](const Philox4& w, float* v) {
       for (int q = 0; q < 2; ++q)
-        box_muller(uint_to_unit_float(w.v[2 * q]), uint_to_unit_float(w.v[2 * q + 1]), mean,
-                   stddev, v + 2 * q);
+        box_muller(uint_to_unit_float(w.v[2 * q]), uint_to_unit_float(w.v[2 * q + 1]), mean, stddev,
+                   v + 2 * q);
     });
   } else if (out.dtype() == kFloat64) {
     const double mean = a.to<double>(), stddev = b.to<double>();
     philox_fill<double, 2>(out, seed, offset, [=](const Philox4& w, double* v) {
-      box_muller(uints_to_unit_double(w.v[0], w.v[1]), uints_to_unit_double(w.v[2], w.v[3]),
-                 mean, stddev, v);
+      box_muller(uints_to_unit_double(w.v[0], w.v[1]), uints_to_unit_double(w.v[2], w.v[3]), mean,
+                 stddev, v);
     });
   } else {
     EMBER_THROW("normal: dtype ", out.dtype(), " is not supported (needs float32 or float64)");
@@ -103,7 +104,8 @@ void randint_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Sca
       for (int j = 0; j < 2; ++j) {
         const uint64_t bits = (static_cast<uint64_t>(w.v[2 * j]) << 32) | w.v[2 * j + 1];
         // Unsigned arithmetic: wraps instead of overflowing when the range spans all of int64.
-        v[j] = static_cast<scalar_t>(static_cast<int64_t>(static_cast<uint64_t>(low) + bits % range));
+        v[j] =
+            static_cast<scalar_t>(static_cast<int64_t>(static_cast<uint64_t>(low) + bits % range));
       }
     });
   });

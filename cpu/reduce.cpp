@@ -1,6 +1,6 @@
-// CPU reductions: sum prod mean amax amin var norm all any over any set of dims, and
-// max_dim/min_dim. One geometry pass picks a contiguous-row loop, a column loop (reduced dim
-// outside a contiguous kept dim) or a strided walk; float sums use blocked lanes for accuracy.
+// CPU reductions: sum prod mean amax amin var norm all any over any set of dims (max_dim and
+// min_dim are in arg_reduce.cpp). One geometry pass picks a contiguous-row loop, a column loop
+// (reduced dim outside a contiguous kept dim) or a strided walk; float sums use blocked lanes.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,6 +12,7 @@
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
+#include <ember/cpu/reduce_geometry.h>
 
 namespace ember {
 namespace cpu {
@@ -20,17 +21,11 @@ namespace {
 // Elements summed in lanes before the block's result joins the (wider) total: a two-level
 // cascade that keeps float32 sums accurate (error ~ kBlock / lanes, not ~ n) at full speed.
 constexpr int64_t kBlock = 4096;
-constexpr int64_t kColRows = 128;    // rows per block in the column loop, for the same reason
-constexpr int64_t kColChunk = 256;   // kept lanes handled together by the column loop
-constexpr size_t kLaneBytes = 128;   // 4 AVX2 registers of independent accumulators
+constexpr int64_t kColRows = 128;   // rows per block in the column loop, for the same reason
+constexpr int64_t kColChunk = 256;  // kept lanes handled together by the column loop
+constexpr size_t kLaneBytes = 128;  // 4 AVX2 registers of independent accumulators
 
 // ---- reducers: map each element, combine lanes (Acc) and block totals (Total) ----
-
-template <class T>
-constexpr bool is_nan(T x) {
-  if constexpr (std::is_floating_point<T>::value) return x != x;
-  return false;
-}
 
 // Additive reducers share this: float lanes with double totals, integers wrap (unsigned).
 template <class T>
@@ -240,74 +235,6 @@ typename R::Total reduce_strided(const T* x, int64_t n, int64_t stride, typename
   return total;
 }
 
-// Walks the offsets of a multi-dim index space (sizes/strides outermost first) from a
-// linear position; next() steps in row-major order.
-struct Odometer {
-  Odometer(const DimVector& sizes, const DimVector& strides, int64_t linear)
-      : size(sizes), stride(strides), index(sizes.size()) {
-    for (size_t d = size.size(); d-- > 0;) {
-      index[d] = linear % size[d];
-      linear /= size[d];
-      offset += index[d] * stride[d];
-    }
-  }
-  void next() {
-    for (size_t d = size.size(); d-- > 0;) {
-      if (++index[d] < size[d]) {
-        offset += stride[d];
-        return;
-      }
-      offset -= (size[d] - 1) * stride[d];
-      index[d] = 0;
-    }
-  }
-  const DimVector& size;
-  const DimVector& stride;
-  DimVector index;
-  int64_t offset = 0;
-};
-
-// The input split into kept dims (row-major output order) and reduced dims (sorted by
-// decreasing stride, so the walk is as sequential as the layout allows), size-1 dims
-// dropped and neighbours merged when their strides chain.
-struct Geometry {
-  DimVector ksize, kstride, rsize, rstride;
-  int64_t outputs = 1, length = 1;
-};
-
-void push_dim(DimVector& size, DimVector& stride, int64_t s, int64_t st) {
-  if (s == 1) return;
-  if (!size.empty() && stride.back() == st * s) {
-    size[size.size() - 1] *= s;
-    stride[stride.size() - 1] = st;
-    return;
-  }
-  size.push_back(s);
-  stride.push_back(st);
-}
-
-Geometry make_geometry(const Tensor& in, IntArrayRef dims) {
-  Geometry g;
-  const int64_t nd = in.dim();
-  DimVector order;  // reduced dims
-  size_t j = 0;
-  for (int64_t d = 0; d < nd; ++d) {
-    if (j < dims.size() && dims[j] == d) {
-      ++j;
-      order.push_back(d);
-      g.length *= in.sizes()[d];
-    } else {
-      push_dim(g.ksize, g.kstride, in.sizes()[d], in.strides()[d]);
-      g.outputs *= in.sizes()[d];
-    }
-  }
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return std::abs(in.strides()[a]) > std::abs(in.strides()[b]);
-  });
-  for (int64_t d : order) push_dim(g.rsize, g.rstride, in.sizes()[d], in.strides()[d]);
-  return g;
-}
-
 // ---- the three loop shapes ----
 
 template <class R, class T, class Out>
@@ -326,8 +253,8 @@ void reduce_geometry(Out* out, const T* in, const Geometry& g, double param,
       std::vector<Total> partial(nblocks);
       parallel_range(nblocks, kParallelGrain / kBlock, [&](int64_t b0, int64_t b1) {
         for (int64_t b = b0; b < b1; ++b) {
-          partial[b] = reduce_contig<R>(in + b * kBlock, std::min(kBlock, N - b * kBlock),
-                                        shift_at(0));
+          partial[b] =
+              reduce_contig<R>(in + b * kBlock, std::min(kBlock, N - b * kBlock), shift_at(0));
         }
       });
       Total total = static_cast<Total>(R::identity());
@@ -418,10 +345,14 @@ template <template <class> class R>
 void additive(const char* name, const Tensor& out, const Tensor& in, IntArrayRef dims,
               double param) {
   switch (in.dtype()) {
-    case kFloat32: return run<R<float>, float>(out, in, dims, param);
-    case kFloat64: return run<R<double>, double>(out, in, dims, param);
-    case kInt64: return run<R<int64_t>, int64_t>(out, in, dims, param);
-    default: EMBER_THROW(name, ": dtype ", in.dtype(), " is not supported by the CPU kernel");
+    case kFloat32:
+      return run<R<float>, float>(out, in, dims, param);
+    case kFloat64:
+      return run<R<double>, double>(out, in, dims, param);
+    case kInt64:
+      return run<R<int64_t>, int64_t>(out, in, dims, param);
+    default:
+      EMBER_THROW(name, ": dtype ", in.dtype(), " is not supported by the CPU kernel");
   }
 }
 
@@ -446,9 +377,8 @@ void mean_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Sc
 
 template <bool kMax>
 void extremum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
-  EMBER_DISPATCH_ALL_TYPES(in.dtype(), kMax ? "amax" : "amin", [&] {
-    run<ExtremumR<scalar_t, kMax>, scalar_t>(out, in, dims, 0);
-  });
+  EMBER_DISPATCH_ALL_TYPES(in.dtype(), kMax ? "amax" : "amin",
+                           [&] { run<ExtremumR<scalar_t, kMax>, scalar_t>(out, in, dims, 0); });
 }
 
 template <bool kAll>
@@ -464,8 +394,8 @@ void var_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Sca
     std::vector<double> mean(g.outputs);
     const scalar_t* x = in.data_ptr<scalar_t>();
     reduce_geometry<MeanDoubleR<scalar_t>>(mean.data(), x, g, 0, nullptr);
-    reduce_geometry<SquaredDevR<scalar_t>>(out.data_ptr<scalar_t>(), x, g,
-                                           correction.toDouble(), mean.data());
+    reduce_geometry<SquaredDevR<scalar_t>>(out.data_ptr<scalar_t>(), x, g, correction.toDouble(),
+                                           mean.data());
   });
 }
 
@@ -484,73 +414,9 @@ void norm_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Sc
   floating<NormPR>("norm", out, in, dims, p);
 }
 
-// ---- max_dim / min_dim: values and the first index of the extremum along one dim ----
-
-template <bool kMax, class T>
-inline bool better(T x, T best) {
-  return (kMax ? x > best : x < best) || (is_nan(x) && !is_nan(best));
-}
-
-template <bool kMax, class T>
-void arg_reduce(T* values, int64_t* indices, const T* in, const Geometry& g) {
-  const int64_t M = g.outputs, N = g.length;
-  const int64_t rstride = g.rsize.empty() ? 1 : g.rstride[0];
-  if (!g.rsize.empty() && !g.ksize.empty() && g.kstride.back() == 1 && rstride != 1) {
-    // Column form: a row of kept lanes compared at once against each reduced row.
-    const int64_t inner = g.ksize.back();
-    const DimVector osize(IntArrayRef(g.ksize.data(), g.ksize.size() - 1));
-    const DimVector ostride(IntArrayRef(g.kstride.data(), g.kstride.size() - 1));
-    parallel_range(M / inner, std::max<int64_t>(1, kParallelGrain / (N * inner)),
-                   [&](int64_t o0, int64_t o1) {
-                     for (int64_t o = o0; o < o1; ++o) {
-                       const T* base = in + Odometer(osize, ostride, o).offset;
-                       T* v = values + o * inner;
-                       int64_t* idx = indices + o * inner;
-                       for (int64_t j = 0; j < inner; ++j) {
-                         v[j] = base[j];
-                         idx[j] = 0;
-                       }
-                       for (int64_t r = 1; r < N; ++r) {
-                         const T* row = base + r * rstride;
-                         for (int64_t j = 0; j < inner; ++j) {
-                           if (better<kMax>(row[j], v[j])) {
-                             v[j] = row[j];
-                             idx[j] = r;
-                           }
-                         }
-                       }
-                     }
-                   });
-    return;
-  }
-  parallel_range(M, std::max<int64_t>(1, kParallelGrain / N), [&](int64_t o0, int64_t o1) {
-    Odometer it(g.ksize, g.kstride, o0);
-    for (int64_t o = o0; o < o1; ++o, it.next()) {
-      const T* x = in + it.offset;
-      T best = x[0];
-      int64_t best_i = 0;
-      for (int64_t i = 1; i < N; ++i) {
-        if (better<kMax>(x[i * rstride], best)) {
-          best = x[i * rstride];
-          best_i = i;
-        }
-      }
-      values[o] = best;
-      indices[o] = best_i;
-    }
-  });
-}
-
-template <bool kMax>
-void arg_kernel(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t dim) {
-  EMBER_DISPATCH_ALL_TYPES(in.dtype(), kMax ? "max" : "min", [&] {
-    const Geometry g = make_geometry(in, IntArrayRef(dim));
-    arg_reduce<kMax>(values.data_ptr<scalar_t>(), indices.data_ptr<int64_t>(),
-                     in.data_ptr<scalar_t>(), g);
-  });
-}
-
 }  // namespace
+
+void register_arg_reduce_kernels();  // cpu/arg_reduce.cpp: max_dim, min_dim
 
 void register_reduce_kernels() {
   register_kernel<Op::sum>(kCPU, sum_kernel);
@@ -562,8 +428,7 @@ void register_reduce_kernels() {
   register_kernel<Op::norm>(kCPU, norm_kernel);
   register_kernel<Op::all>(kCPU, logical_kernel<true>);
   register_kernel<Op::any>(kCPU, logical_kernel<false>);
-  register_kernel<Op::max_dim>(kCPU, arg_kernel<true>);
-  register_kernel<Op::min_dim>(kCPU, arg_kernel<false>);
+  register_arg_reduce_kernels();
 }
 
 }  // namespace cpu

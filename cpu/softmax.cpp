@@ -76,8 +76,8 @@ void softmax_last(T* y, const T* x, const Geometry& g) {
                      if (g.stride == 1) {
                        softmax_row<kLog>(y + o * g.size, ContigIn<T>(row, g.size));
                      } else {
-                       softmax_row<kLog>(y + o * g.size, StridedIn<T>(row, g.size,
-                                                                       Eigen::InnerStride<>(g.stride)));
+                       softmax_row<kLog>(y + o * g.size,
+                                         StridedIn<T>(row, g.size, Eigen::InnerStride<>(g.stride)));
                      }
                    }
                  });
@@ -89,38 +89,37 @@ template <bool kLog, class T>
 void softmax_inner(T* y, const T* x, const Geometry& g) {
   const int64_t chunks = (g.inner + kChunk - 1) / kChunk;
   const int64_t work = std::min(g.inner, kChunk) * g.size;
-  parallel_range(g.outer * chunks, std::max<int64_t>(1, kParallelGrain / work),
-                 [&](int64_t w0, int64_t w1) {
-                   T max_buf[kChunk], sum_buf[kChunk];
-                   for (int64_t w = w0; w < w1; ++w) {
-                     const int64_t o = w / chunks, j0 = (w % chunks) * kChunk;
-                     const int64_t width = std::min(kChunk, g.inner - j0);
-                     const T* xb = x + o * g.outer_stride + j0 * g.inner_stride;
-                     T* yb = y + o * g.size * g.inner + j0;
-                     Out<T> max(max_buf, width), sum(sum_buf, width);
-                     auto in_row = [&](int64_t d) {
-                       return StridedIn<T>(xb + d * g.stride, width,
-                                           Eigen::InnerStride<>(g.inner_stride));
-                     };
-                     max = in_row(0);
-                     for (int64_t d = 1; d < g.size; ++d) max = max.max(in_row(d));
-                     sum.setZero();
-                     for (int64_t d = 0; d < g.size; ++d) {
-                       Out<T> out(yb + d * g.inner, width);
-                       out = (in_row(d) - max).exp();
-                       sum += out;
-                     }
-                     if (kLog) {
-                       sum = max + sum.log();  // the log of the normalizer
-                       for (int64_t d = 0; d < g.size; ++d) {
-                         Out<T>(yb + d * g.inner, width) = in_row(d) - sum;
-                       }
-                     } else {
-                       sum = sum.inverse();
-                       for (int64_t d = 0; d < g.size; ++d) Out<T>(yb + d * g.inner, width) *= sum;
-                     }
-                   }
-                 });
+  parallel_range(
+      g.outer * chunks, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t w0, int64_t w1) {
+        T max_buf[kChunk], sum_buf[kChunk];
+        for (int64_t w = w0; w < w1; ++w) {
+          const int64_t o = w / chunks, j0 = (w % chunks) * kChunk;
+          const int64_t width = std::min(kChunk, g.inner - j0);
+          const T* xb = x + o * g.outer_stride + j0 * g.inner_stride;
+          T* yb = y + o * g.size * g.inner + j0;
+          Out<T> max(max_buf, width), sum(sum_buf, width);
+          auto in_row = [&](int64_t d) {
+            return StridedIn<T>(xb + d * g.stride, width, Eigen::InnerStride<>(g.inner_stride));
+          };
+          max = in_row(0);
+          for (int64_t d = 1; d < g.size; ++d) max = max.max(in_row(d));
+          sum.setZero();
+          for (int64_t d = 0; d < g.size; ++d) {
+            Out<T> out(yb + d * g.inner, width);
+            out = (in_row(d) - max).exp();
+            sum += out;
+          }
+          if (kLog) {
+            sum = max + sum.log();  // the log of the normalizer
+            for (int64_t d = 0; d < g.size; ++d) {
+              Out<T>(yb + d * g.inner, width) = in_row(d) - sum;
+            }
+          } else {
+            sum = sum.inverse();
+            for (int64_t d = 0; d < g.size; ++d) Out<T>(yb + d * g.inner, width) *= sum;
+          }
+        }
+      });
 }
 
 template <bool kLog>

@@ -21,70 +21,96 @@ namespace {
 struct Exp {
   static constexpr const char* kName = "exp";
   template <class T>
-  T scalar(T x) const { return std::exp(x); }
+  T scalar(T x) const {
+    return std::exp(x);
+  }
   template <class A>
-  auto eigen(const A& x) const { return x.exp(); }
+  auto eigen(const A& x) const {
+    return x.exp();
+  }
 };
 struct Log {
   static constexpr const char* kName = "log";
   template <class T>
-  T scalar(T x) const { return std::log(x); }
+  T scalar(T x) const {
+    return std::log(x);
+  }
   template <class A>
-  auto eigen(const A& x) const { return x.log(); }
+  auto eigen(const A& x) const {
+    return x.log();
+  }
 };
 struct Log1p {
   static constexpr const char* kName = "log1p";
   template <class T>
-  T scalar(T x) const { return std::log1p(x); }
+  T scalar(T x) const {
+    return std::log1p(x);
+  }
   template <class A>
-  auto eigen(const A& x) const { return x.log1p(); }
+  auto eigen(const A& x) const {
+    return x.log1p();
+  }
 };
-// Eigen's float sqrt is a fast-math estimate (1-2 ulp, and sqrt(inf) = NaN), so sqrt and
-// rsqrt stay on std::sqrt: a plain loop that GCC vectorizes when built with -fno-math-errno.
+// Eigen's float sqrt is a fast-math estimate (1-2 ulp off, and sqrt(inf) = NaN) while its
+// double sqrt is the exact instruction; std::sqrt does not vectorize (errno). So floats
+// take the square root in double and round once: correctly rounded, and vectorized.
 struct Sqrt {
   static constexpr const char* kName = "sqrt";
   template <class T>
   T scalar(T x) const { return std::sqrt(x); }
   template <class A>
   auto eigen(const A& x) const {
-    return x.unaryExpr([](typename A::Scalar v) { return std::sqrt(v); });
+    return x.template cast<double>().sqrt().template cast<typename A::Scalar>();
   }
 };
 struct Rsqrt {
   static constexpr const char* kName = "rsqrt";
   template <class T>
-  T scalar(T x) const { return T(1) / std::sqrt(x); }
+  T scalar(T x) const { return static_cast<T>(1.0 / std::sqrt(static_cast<double>(x))); }
   template <class A>
   auto eigen(const A& x) const {
-    using T = typename A::Scalar;
-    return x.unaryExpr([](T v) { return T(1) / std::sqrt(v); });
+    return x.template cast<double>().sqrt().inverse().template cast<typename A::Scalar>();
   }
 };
 struct Sin {
   static constexpr const char* kName = "sin";
   template <class T>
-  T scalar(T x) const { return std::sin(x); }
+  T scalar(T x) const {
+    return std::sin(x);
+  }
   template <class A>
-  auto eigen(const A& x) const { return x.sin(); }
+  auto eigen(const A& x) const {
+    return x.sin();
+  }
 };
 struct Cos {
   static constexpr const char* kName = "cos";
   template <class T>
-  T scalar(T x) const { return std::cos(x); }
+  T scalar(T x) const {
+    return std::cos(x);
+  }
   template <class A>
-  auto eigen(const A& x) const { return x.cos(); }
+  auto eigen(const A& x) const {
+    return x.cos();
+  }
 };
 struct Tanh {
   static constexpr const char* kName = "tanh";
   template <class T>
-  T scalar(T x) const { return std::tanh(x); }
+  T scalar(T x) const {
+    return std::tanh(x);
+  }
   template <class A>
-  auto eigen(const A& x) const { return x.tanh(); }
+  auto eigen(const A& x) const {
+    return x.tanh();
+  }
 };
 struct Sigmoid {
   static constexpr const char* kName = "sigmoid";
   template <class T>
-  T scalar(T x) const { return T(1) / (T(1) + std::exp(-x)); }
+  T scalar(T x) const {
+    return T(1) / (T(1) + std::exp(-x));
+  }
   // Not Eigen's logistic(): its interpolation loses relative accuracy for x << 0.
   template <class A>
   auto eigen(const A& x) const {
@@ -96,7 +122,9 @@ struct Sigmoid {
 struct Gelu {
   static constexpr const char* kName = "gelu";
   template <class T>
-  T scalar(T x) const { return T(0.5) * x * (T(1) + std::erf(x * T(M_SQRT1_2))); }
+  T scalar(T x) const {
+    return T(0.5) * x * (T(1) + std::erf(x * T(M_SQRT1_2)));
+  }
   template <class A>
   auto eigen(const A& x) const {
     using T = typename A::Scalar;
@@ -128,21 +156,27 @@ void float_kernel(const Tensor& out, const Tensor& in) {
 struct Neg {
   static constexpr const char* kName = "neg";
   template <class T>
-  T operator()(T x) const { return static_cast<T>(-x); }
+  T operator()(T x) const {
+    return static_cast<T>(-x);
+  }
 };
 struct Abs {
   static constexpr const char* kName = "abs";
   template <class T>
   T operator()(T x) const {
-    if constexpr (std::is_unsigned<T>::value) return x;
-    else return x < T(0) ? static_cast<T>(-x) : x;
+    if constexpr (std::is_unsigned<T>::value)
+      return x;
+    else
+      return x < T(0) ? static_cast<T>(-x) : x;
   }
 };
 // !(x <= 0) keeps NaN as NaN, as PyTorch's relu does.
 struct Relu {
   static constexpr const char* kName = "relu";
   template <class T>
-  T operator()(T x) const { return !(x <= T(0)) ? x : T(0); }
+  T operator()(T x) const {
+    return !(x <= T(0)) ? x : T(0);
+  }
 };
 
 template <class Fn>

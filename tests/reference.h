@@ -153,6 +153,21 @@ inline int rank(ScalarType t) {
   }
 }
 inline ScalarType promote(ScalarType a, ScalarType b) { return rank(a) >= rank(b) ? a : b; }
+// PyTorch's result_type for two tensors, where 0-dim tensors rank below dimensioned ones
+// (c10's combine_categories): a dimensioned float wins outright; a dimensioned int keeps its
+// type against 0-dim ints and bools; otherwise the two promote. test_tensor_core checks this
+// helper against torch.result_type's table in tests/data.
+inline ScalarType result_type(ScalarType a, bool a_zero_dim, ScalarType b, bool b_zero_dim) {
+  if (a_zero_dim == b_zero_dim) return promote(a, b);
+  ScalarType dim = a_zero_dim ? b : a, zero = a_zero_dim ? a : b;
+  if (is_float(dim)) return dim;
+  if (dim == ember::kBool || is_float(zero)) return promote(dim, zero);
+  return dim;
+}
+inline ScalarType result_type(const Tensor& a, const Tensor& b) {
+  return result_type(a.dtype(), a.dim() == 0, b.dtype(), b.dim() == 0);
+}
+
 // int and bool inputs of float-only functions (exp, div...) compute in the default float.
 inline ScalarType to_float(ScalarType t) { return is_float(t) ? t : ember::kFloat32; }
 

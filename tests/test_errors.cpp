@@ -115,21 +115,24 @@ TEST(Errors, MatmulMismatch) {
 
 TEST(Errors, ViewOfIncompatibleSize) {
   Tensor a = zeros({2, 3});
+  // PyTorch's wording names the requested shape and the element count
   EXPECT_THAT(error_of([&] { a.view({4}); }),
-              AllOf(HasSubstr("view"), HasSubstr("[2, 3]"), HasSubstr("[4]")));
+              AllOf(HasSubstr("view"), HasSubstr("[4]"), AnyOf(HasSubstr("[2, 3]"), HasSubstr("6"))));
   EXPECT_THAT(error_of([&] { a.view({-1, -1}); }), HasSubstr("view"));
   EXPECT_THAT(error_of([&] { a.view({4, -1}); }),
               AllOf(HasSubstr("view"), HasSubstr("[4, -1]")));
   EXPECT_THAT(error_of([&] { a.reshape({7}); }),
-              AllOf(HasSubstr("reshape"), HasSubstr("[2, 3]"), HasSubstr("[7]")));
+              AllOf(HasSubstr("reshape"), HasSubstr("[7]"), AnyOf(HasSubstr("[2, 3]"), HasSubstr("6"))));
   EXPECT_THAT(error_of([&] { a.view({-2, 3}); }), HasSubstr("view"));
 }
 
 TEST(Errors, ViewOfNonViewableStrides) {
   Tensor t = zeros({2, 3}).t();  // [3, 2] with strides [1, 3]
   EXPECT_THAT(error_of([&] { t.view({6}); }), AllOf(HasSubstr("view"), HasSubstr("[3, 2]")));
-  EXPECT_THAT(error_of([&] { zeros({4, 6}).slice(1, 0, 6, 2).view({12}); }),
-              AllOf(HasSubstr("view"), HasSubstr("[4, 3]")));
+  // [4, 4] with strides [6, 1]: rows are not adjacent ([4, 3] with strides [6, 2] would be)
+  EXPECT_THAT(error_of([&] { zeros({4, 6}).slice(1, 0, 4).view({16}); }),
+              AllOf(HasSubstr("view"), HasSubstr("[4, 4]")));
+  EXPECT_NO_THROW(zeros({4, 6}).slice(1, 0, 6, 2).view({12}));
   EXPECT_NO_THROW(t.reshape({6})) << "reshape copies instead";
 }
 
@@ -162,12 +165,16 @@ TEST(Errors, DimOutOfRange) {
   EXPECT_THAT(error_of([&] { a.chunk(2, 3); }), HasSubstr("chunk"));
   EXPECT_THAT(error_of([&] { a.var(IntArrayRef{2}); }), dim_error("var"));
   EXPECT_THAT(error_of([&] { a.all(2); }), dim_error("all"));
+  // a dim named twice in one reduction
+  EXPECT_THAT(error_of([&] { a.sum({0, -2}); }), HasSubstr("sum"));
+  EXPECT_THAT(error_of([&] { a.amax({1, 1}); }), HasSubstr("amax"));
 }
 
 TEST(Errors, IndexOutOfRange) {
   Tensor a = zeros({3, 4});
   EXPECT_THAT(error_of([&] { a.select(0, 3); }),
-              AllOf(HasSubstr("select"), HasSubstr("3"), HasSubstr("[3, 4]")));
+              AllOf(HasSubstr("select"), HasSubstr("index 3"),
+                    AnyOf(HasSubstr("[3, 4]"), HasSubstr("size 3"))));
   EXPECT_THAT(error_of([&] { a.select(1, -5); }), AllOf(HasSubstr("select"), HasSubstr("-5")));
   EXPECT_THAT(error_of([&] { a[7]; }), AllOf(HasSubstr("select"), HasSubstr("7")));
   EXPECT_THAT(error_of([&] { a.index_select(0, tensor({int64_t(0), int64_t(3)})); }),

@@ -75,7 +75,7 @@ double var_of(const std::vector<double>& g, int64_t correction) {
   return ss / static_cast<double>(static_cast<int64_t>(g.size()) - correction);
 }
 
-std::vector<double> apply(const Groups& gr, std::function<double(const std::vector<double>&)> f) {
+std::vector<double> per_group(const Groups& gr, std::function<double(const std::vector<double>&)> f) {
   std::vector<double> out;
   for (const auto& g : gr.g) out.push_back(f(g));
   return out;
@@ -102,21 +102,21 @@ TEST(Reductions, SumMeanProd) {
       bool keep = ref::randint(rng, 0, 1);
       SCOPED_TRACE(ref::name(dt) + ref::str(s) + " dims " + ref::str(ndims) +
                    (keep ? " keepdim" : ""));
-      Groups all = group(v, s, all_dims(s), false);
+      Groups whole = group(v, s, all_dims(s), false);
       Groups gd = group(v, s, dims, keep);
       double rt = red_rtol(acc), at = red_atol(acc);
       // over everything: a 0-dim result
-      EXPECT_TRUE(ref::matches(x.sum(), acc, {}, apply(all, kahan_sum), rt, at));
-      EXPECT_TRUE(ref::matches(sum(x), acc, {}, apply(all, kahan_sum), rt, at));
-      EXPECT_TRUE(ref::matches(x.sum(ndims, keep), acc, gd.shape, apply(gd, kahan_sum), rt, at));
+      EXPECT_TRUE(ref::matches(x.sum(), acc, {}, per_group(whole, kahan_sum), rt, at));
+      EXPECT_TRUE(ref::matches(sum(x), acc, {}, per_group(whole, kahan_sum), rt, at));
+      EXPECT_TRUE(ref::matches(x.sum(ndims, keep), acc, gd.shape, per_group(gd, kahan_sum), rt, at));
       EXPECT_TRUE(ref::matches(sum(x, ndims, keep, kFloat64), kFloat64, gd.shape,
-                               apply(gd, kahan_sum), 1e-12, 1e-11));
+                               per_group(gd, kahan_sum), 1e-12, 1e-11));
       if (fl) {
-        EXPECT_TRUE(ref::matches(x.mean(), dt, {}, apply(all, mean_of), rt, at));
-        EXPECT_TRUE(ref::matches(mean(x, ndims, keep), dt, gd.shape, apply(gd, mean_of), rt, at));
+        EXPECT_TRUE(ref::matches(x.mean(), dt, {}, per_group(whole, mean_of), rt, at));
+        EXPECT_TRUE(ref::matches(mean(x, ndims, keep), dt, gd.shape, per_group(gd, mean_of), rt, at));
       }
       EXPECT_TRUE(ref::matches(x.mean(ndims, keep, kFloat64), kFloat64, gd.shape,
-                               apply(gd, mean_of), 1e-12, 1e-11))
+                               per_group(gd, mean_of), 1e-12, 1e-11))
           << "mean with dtype= works for any input";
       auto prod_of = [&](const std::vector<double>& g) {
         double p = 1;
@@ -130,13 +130,13 @@ TEST(Reductions, SumMeanProd) {
         for (auto& e : pv) e = ref::cast_to(dt, std::fmod(e, 3));
       Tensor px = ref::make_layout(pv, s, dt, random_layout(rng));
       if (ref::numel(s) <= 40)
-        EXPECT_TRUE(ref::matches(px.prod(), acc, {}, apply(group(pv, s, all_dims(s), false),
+        EXPECT_TRUE(ref::matches(px.prod(), acc, {}, per_group(group(pv, s, all_dims(s), false),
                                                            prod_of), 1e-5, 1e-5));
       if (!s.empty()) {
         int64_t d = dims[0];
         Groups g1 = group(pv, s, {d}, keep);
         EXPECT_TRUE(ref::matches(prod(px, d - (rep % 2) * static_cast<int64_t>(s.size()), keep),
-                                 acc, g1.shape, apply(g1, prod_of), 1e-5, 1e-5));
+                                 acc, g1.shape, per_group(g1, prod_of), 1e-5, 1e-5));
       }
     }
   }
@@ -173,31 +173,31 @@ TEST(Reductions, MaxMinAmaxAmin) {
       auto amn = [](const std::vector<double>& g) {
         return static_cast<double>(std::min_element(g.begin(), g.end()) - g.begin());
       };
-      Groups all = group(v, s, all_dims(s), false);
-      EXPECT_TRUE(ref::matches(x.max(), dt, {}, apply(all, mx)));
-      EXPECT_TRUE(ref::matches(min(x), dt, {}, apply(all, mn)));
+      Groups whole = group(v, s, all_dims(s), false);
+      EXPECT_TRUE(ref::matches(x.max(), dt, {}, per_group(whole, mx)));
+      EXPECT_TRUE(ref::matches(min(x), dt, {}, per_group(whole, mn)));
       bool args = dt != kBool;  // PyTorch: argmax/argmin do not take bool input
-      if (args) EXPECT_TRUE(ref::matches(x.argmax(), kInt64, {}, apply(all, amx)));
-      if (args) EXPECT_TRUE(ref::matches(argmin(x), kInt64, {}, apply(all, amn)));
+      if (args) EXPECT_TRUE(ref::matches(x.argmax(), kInt64, {}, per_group(whole, amx)));
+      if (args) EXPECT_TRUE(ref::matches(argmin(x), kInt64, {}, per_group(whole, amn)));
       if (s.empty()) continue;
       int64_t d = ref::randint(rng, 0, static_cast<int64_t>(s.size()) - 1);
       int64_t nd = rep % 2 ? d - static_cast<int64_t>(s.size()) : d;
       Groups g1 = group(v, s, {d}, keep);
       Tensor values, indices;
       std::tie(values, indices) = x.max(nd, keep);
-      EXPECT_TRUE(ref::matches(values, dt, g1.shape, apply(g1, mx))) << "max(" << nd << ")";
-      EXPECT_TRUE(ref::matches(indices, kInt64, g1.shape, apply(g1, amx)));
+      EXPECT_TRUE(ref::matches(values, dt, g1.shape, per_group(g1, mx))) << "max(" << nd << ")";
+      EXPECT_TRUE(ref::matches(indices, kInt64, g1.shape, per_group(g1, amx)));
       std::tie(values, indices) = min(x, nd, keep);
-      EXPECT_TRUE(ref::matches(values, dt, g1.shape, apply(g1, mn))) << "min(" << nd << ")";
-      EXPECT_TRUE(ref::matches(indices, kInt64, g1.shape, apply(g1, amn)));
-      if (args) EXPECT_TRUE(ref::matches(x.argmax(nd, keep), kInt64, g1.shape, apply(g1, amx)));
-      if (args) EXPECT_TRUE(ref::matches(argmin(x, nd, keep), kInt64, g1.shape, apply(g1, amn)));
+      EXPECT_TRUE(ref::matches(values, dt, g1.shape, per_group(g1, mn))) << "min(" << nd << ")";
+      EXPECT_TRUE(ref::matches(indices, kInt64, g1.shape, per_group(g1, amn)));
+      if (args) EXPECT_TRUE(ref::matches(x.argmax(nd, keep), kInt64, g1.shape, per_group(g1, amx)));
+      if (args) EXPECT_TRUE(ref::matches(argmin(x, nd, keep), kInt64, g1.shape, per_group(g1, amn)));
       Shape dims = random_dims(rng, s);
       Groups gd = group(v, s, dims, keep);
-      EXPECT_TRUE(ref::matches(x.amax(dims, keep), dt, gd.shape, apply(gd, mx)));
+      EXPECT_TRUE(ref::matches(x.amax(dims, keep), dt, gd.shape, per_group(gd, mx)));
       EXPECT_TRUE(ref::matches(amin(x, maybe_negative(rng, dims, static_cast<int64_t>(s.size())),
                                     keep),
-                               dt, gd.shape, apply(gd, mn)));
+                               dt, gd.shape, per_group(gd, mn)));
     }
   }
   // ties: the first index wins (PyTorch documents this for argmax/argmin)
@@ -229,14 +229,14 @@ TEST(Reductions, VarStd) {
       Shape dims = random_dims(rng, s);
       SCOPED_TRACE(ref::name(dt) + ref::str(s) + " dims " + ref::str(dims) +
                    (unbiased ? " unbiased" : " biased") + (keep ? " keepdim" : ""));
-      Groups all = group(v, s, all_dims(s), false), gd = group(v, s, dims, keep);
+      Groups whole = group(v, s, all_dims(s), false), gd = group(v, s, dims, keep);
       auto vf = [&](const std::vector<double>& g) { return var_of(g, corr); };
       auto sf = [&](const std::vector<double>& g) { return std::sqrt(var_of(g, corr)); };
       double rt = dt == kFloat32 ? 1e-4 : 1e-10, at = dt == kFloat32 ? 1e-5 : 1e-12;
-      EXPECT_TRUE(ref::matches(x.var(unbiased), dt, {}, apply(all, vf), rt, at));
-      EXPECT_TRUE(ref::matches(ember::std(x, unbiased), dt, {}, apply(all, sf), rt, at));
-      EXPECT_TRUE(ref::matches(var(x, dims, unbiased, keep), dt, gd.shape, apply(gd, vf), rt, at));
-      EXPECT_TRUE(ref::matches(x.std(dims, unbiased, keep), dt, gd.shape, apply(gd, sf), rt, at));
+      EXPECT_TRUE(ref::matches(x.var(unbiased), dt, {}, per_group(whole, vf), rt, at));
+      EXPECT_TRUE(ref::matches(ember::std(x, unbiased), dt, {}, per_group(whole, sf), rt, at));
+      EXPECT_TRUE(ref::matches(var(x, dims, unbiased, keep), dt, gd.shape, per_group(gd, vf), rt, at));
+      EXPECT_TRUE(ref::matches(x.std(dims, unbiased, keep), dt, gd.shape, per_group(gd, sf), rt, at));
     }
   }
   // default is unbiased; a single element has no unbiased variance (NaN, as PyTorch)
@@ -259,7 +259,7 @@ TEST(Reductions, Norm) {
       Tensor x = ref::make_layout(v, s, dt, random_layout(rng));
       bool keep = ref::randint(rng, 0, 1);
       Shape dims = random_dims(rng, s);
-      Groups all = group(v, s, all_dims(s), false), gd = group(v, s, dims, keep);
+      Groups whole = group(v, s, all_dims(s), false), gd = group(v, s, dims, keep);
       for (double p : {2.0, 1.0, 3.0}) {
         SCOPED_TRACE(ref::name(dt) + ref::str(s) + " p=" + std::to_string(p));
         auto nf = [p](const std::vector<double>& g) {
@@ -268,8 +268,8 @@ TEST(Reductions, Norm) {
           return std::pow(a, 1 / p);
         };
         double rt = dt == kFloat32 ? 1e-5 : 1e-12, at = dt == kFloat32 ? 1e-5 : 1e-12;
-        EXPECT_TRUE(ref::matches(x.norm(p), dt, {}, apply(all, nf), rt, at));
-        EXPECT_TRUE(ref::matches(norm(x, p, dims, keep), dt, gd.shape, apply(gd, nf), rt, at));
+        EXPECT_TRUE(ref::matches(x.norm(p), dt, {}, per_group(whole, nf), rt, at));
+        EXPECT_TRUE(ref::matches(norm(x, p, dims, keep), dt, gd.shape, per_group(gd, nf), rt, at));
       }
     }
   }
@@ -289,8 +289,9 @@ TEST(Reductions, AllAny) {
       for (auto& e : v)  // mostly nonzero, so that all() is sometimes true
         if (ref::randint(rng, 0, 3)) e = ref::cast_to(dt, 1);
       Tensor x = ref::make_layout(v, s, dt, random_layout(rng));
-      // PyTorch keeps uint8 for all/any of uint8 input; every other dtype gives bool
-      ScalarType out = dt == kUInt8 ? kUInt8 : kBool;
+      // values here; the uint8 result dtype has its own test below
+      ScalarType out = kBool;
+      if (dt == kUInt8) x = x.to(kBool);
       bool keep = ref::randint(rng, 0, 1);
       SCOPED_TRACE(ref::name(dt) + ref::str(s) + (keep ? " keepdim" : ""));
       auto allf = [](const std::vector<double>& g) -> double {
@@ -299,18 +300,29 @@ TEST(Reductions, AllAny) {
       auto anyf = [](const std::vector<double>& g) -> double {
         return std::any_of(g.begin(), g.end(), [](double e) { return e != 0; });
       };
-      Groups all = group(v, s, all_dims(s), false);
-      EXPECT_TRUE(ref::matches(x.all(), out, {}, apply(all, allf)));
-      EXPECT_TRUE(ref::matches(any(x), out, {}, apply(all, anyf)));
+      Groups whole = group(v, s, all_dims(s), false);
+      EXPECT_TRUE(ref::matches(x.all(), out, {}, per_group(whole, allf)));
+      EXPECT_TRUE(ref::matches(any(x), out, {}, per_group(whole, anyf)));
       if (s.empty()) continue;
       int64_t d = ref::randint(rng, 0, static_cast<int64_t>(s.size()) - 1);
       Groups g1 = group(v, s, {d}, keep);
-      EXPECT_TRUE(ref::matches(all(x, d, keep), out, g1.shape, apply(g1, allf)));
+      EXPECT_TRUE(ref::matches(all(x, d, keep), out, g1.shape, per_group(g1, allf)));
       EXPECT_TRUE(ref::matches(x.any(d - static_cast<int64_t>(s.size()), keep), out, g1.shape,
-                               apply(g1, anyf)));
+                               per_group(g1, anyf)));
     }
   }
   EXPECT_TRUE(zeros({0}, kBool).all().item<bool>());
+  EXPECT_TRUE(ones({0}).all().item<bool>());
+  EXPECT_FALSE(zeros({3}, kInt32).any().item<bool>());
+}
+
+TEST(Reductions, AllAnyOfUInt8KeepUInt8) {
+  // PyTorch documents it: "For uint8 the dtype of output is uint8 itself"
+  Tensor u = tensor({uint8_t(0), uint8_t(7), uint8_t(1), uint8_t(3)}).view({2, 2});
+  EXPECT_TRUE(ref::matches(u.all(), kUInt8, {}, {0}));
+  EXPECT_TRUE(ref::matches(u.any(), kUInt8, {}, {1}));
+  EXPECT_TRUE(ref::matches(u.all(1), kUInt8, {2}, {0, 1}));
+  EXPECT_TRUE(ref::matches(any(u, 0, true), kUInt8, {1, 2}, {1, 1}));
   EXPECT_FALSE(zeros({0}, kBool).any().item<bool>());
 }
 

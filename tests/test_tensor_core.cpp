@@ -99,6 +99,18 @@ TEST(TensorCore, CloneOwnsItsMemory) {
   }
 }
 
+TEST(TensorCore, CloneOfABroadcastViewIsDense) {
+  // a stride-0 view's clone must own one element per position
+  Tensor e = tensor({1.0f, 2.0f}).expand({3, 2});
+  Tensor c = e.clone();
+  c[0][0].fill_(9);
+  EXPECT_TRUE(ref::matches(c, kFloat32, {3, 2}, {9, 2, 1, 2, 1, 2}));
+  Tensor k = e.contiguous();
+  k[2][1].fill_(7);
+  EXPECT_TRUE(ref::matches(k, kFloat32, {3, 2}, {1, 2, 1, 2, 1, 7}));
+  EXPECT_TRUE(ref::matches(e, kFloat32, {3, 2}, {1, 2, 1, 2, 1, 2}));
+}
+
 TEST(TensorCore, DetachSharesStorage) {
   Tensor x = ones({3}, TensorOptions().requires_grad(true));
   Tensor d = x.detach();
@@ -279,6 +291,7 @@ TEST(TypePromotion, MatchesTorchResultType) {
                        (c.scalar ? " scalar" : c.bdim ? "[2]" : "[]");
     if (!c.scalar) {
       Tensor b = promo_operand(dtype_from(c.b), c.bdim);
+      EXPECT_EQ(ref::name(ref::result_type(a, b)), c.result) << "tests' own helper " << what;
       EXPECT_EQ(ref::name((a * b).dtype()), c.result) << "mul " << what;
       EXPECT_EQ(ref::name(add(a, b).dtype()), c.result) << "add " << what;
       EXPECT_EQ(ref::name(maximum(a, b).dtype()), c.result) << "maximum " << what;
@@ -312,6 +325,31 @@ TEST(TypePromotion, DivisionAndFloatFunctionsOfIntegers) {
   EXPECT_EQ((ones({2}, kInt32) / ones({2}, kFloat64)).dtype(), kFloat64);
   EXPECT_EQ(exp(ones({2}, kFloat64)).dtype(), kFloat64);
   EXPECT_TRUE(ref::matches(tensor({int64_t(7), int64_t(-7)}) / 2, kFloat32, {2}, {3.5, -3.5}));
+}
+
+// ---- threads: the count is settable and does not change results ----
+
+TEST(Threads, SetGetAndSameResults) {
+  const int n0 = get_num_threads();
+  EXPECT_GE(n0, 1);
+  manual_seed(3);
+  Tensor a = randn({1 << 20}), b = randn({1 << 20});
+  Tensor ma = randn({256, 300}), mb = randn({300, 200});
+  auto run = [&] {
+    return std::make_tuple(a * b + 1, (a * b).sum(), matmul(ma, mb), exp(a).amax({0}),
+                           softmax(ma, 1));
+  };
+  auto many = run();
+  set_num_threads(1);
+  EXPECT_EQ(get_num_threads(), 1);
+  auto one = run();
+  set_num_threads(n0);
+  EXPECT_EQ(get_num_threads(), n0);
+  EXPECT_TRUE(equal(std::get<0>(many), std::get<0>(one))) << "elementwise is exact";
+  EXPECT_TRUE(allclose(std::get<1>(many), std::get<1>(one), 1e-4, 1e-3));
+  EXPECT_TRUE(allclose(std::get<2>(many), std::get<2>(one), 1e-5, 1e-5));
+  EXPECT_TRUE(equal(std::get<3>(many), std::get<3>(one)));
+  EXPECT_TRUE(allclose(std::get<4>(many), std::get<4>(one), 1e-6, 1e-7));
 }
 
 // ---- every op in core/ops.def has a CPU kernel ----
