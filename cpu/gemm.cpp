@@ -1,8 +1,10 @@
-// CPU GEMM (addmm, baddbmm) on Eigen: each operand is mapped in place as row- or
-// column-major (transposed views cost nothing), and large products are split across our
-// own threads, because Eigen parallelizes only under OpenMP, which ember does not use.
+// CPU GEMM (addmm, baddbmm): large float32 products go to the packed AVX2 kernel (sgemm.cpp),
+// the rest to Eigen with each operand mapped in place as row- or column-major (transposed
+// views cost nothing). Large products are split across our own threads, because Eigen
+// parallelizes only under OpenMP, which ember does not use.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include <Eigen/Core>
 
@@ -11,6 +13,7 @@
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
+#include <ember/cpu/sgemm.h>
 
 namespace ember {
 namespace cpu {
@@ -96,6 +99,12 @@ void gemm_one(T* c, const MA& a, const MB& b, T beta, T alpha, bool split) {
   });
 }
 
+// The packed kernel wins once a product fills its 6x16 register tile and has depth to
+// amortize packing; thin shapes (gemv-like) stay with Eigen.
+bool use_packed(int64_t m, int64_t n, int64_t k) {
+  return m >= 6 && n >= 16 && k >= 16 && m * n * k >= (int64_t(1) << 15);
+}
+
 template <class M>
 struct Layout {
   using type = M;
@@ -122,6 +131,20 @@ void gemm_batch(const Tensor& out, const Tensor& a, const Tensor& b, T beta, T a
   const int64_t macs = m * n * k;
   const bool over_batch = batch >= 2 * get_num_threads() || macs < kParallelMacs;
   const int64_t grain = over_batch ? std::max<int64_t>(1, kParallelMacs / macs) : batch;
+  if constexpr (std::is_same<T, float>::value && kHasPackedSgemm) {
+    if (use_packed(m, n, k)) {
+      const StridedMatrix sa{pa, oa.row_major ? oa.ld : 1, oa.row_major ? 1 : oa.ld};
+      const StridedMatrix sb{pb, ob.row_major ? ob.ld : 1, ob.row_major ? 1 : ob.ld};
+      parallel_range(batch, grain, [&](int64_t b0, int64_t b1) {
+        for (int64_t i = b0; i < b1; ++i) {
+          sgemm_packed(m, n, k, alpha, {sa.p + i * oa.batch_stride, sa.rs, sa.cs},
+                       {sb.p + i * ob.batch_stride, sb.rs, sb.cs}, beta, c + i * m * n, n,
+                       !over_batch);
+        }
+      });
+      return;
+    }
+  }
   auto body = [&](auto tag_a, auto tag_b) {
     using MA = typename decltype(tag_a)::type;
     using MB = typename decltype(tag_b)::type;

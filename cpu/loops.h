@@ -75,14 +75,16 @@ struct StridedLayout {
   // innermost dim. Walking row by row would then touch a new cache line (and page) per
   // element of that input, so such layouts are walked in square tiles instead.
   bool is_transpose(const std::array<int64_t, N>& elem_size) const {
-    if (sizes.size() < 2 || sizes[0] < kTile / 4 || sizes[1] < kTile / 4) return false;
+    if (sizes.size() < 2 || sizes[0] < kTile / 2 || sizes[1] < kTile / 2) return false;
     for (int k = 1; k < N; ++k)
       if (strides[k][1] == elem_size[k] && strides[k][0] != elem_size[k] && strides[k][0] != 0)
         return true;
     return false;
   }
 
-  static constexpr int64_t kTile = 64;
+  // 16: one cache line of float output per tile row, and few enough input lines per
+  // tile that power-of-two row strides (all in one cache set) still fit.
+  static constexpr int64_t kTile = 16;
   int64_t tiles0() const { return (sizes[0] + kTile - 1) / kTile; }
   int64_t tiles1() const { return (sizes[1] + kTile - 1) / kTile; }
   // Number of tiles; tile t covers kTile x kTile elements of dims 0 and 1 at one index
@@ -164,8 +166,10 @@ using MemType = std::conditional_t<std::is_same<T, bool>::value, uint8_t, T>;
 template <class T>
 T load(const char* ptr) {
   const MemType<T> m = *reinterpret_cast<const MemType<T>*>(ptr);
-  if constexpr (std::is_same<T, bool>::value) return m != 0;
-  else return m;
+  if constexpr (std::is_same<T, bool>::value)
+    return m != 0;
+  else
+    return m;
 }
 
 // An input read either at i (a plain pointer) or once, outside the loop (broadcast).
@@ -174,8 +178,10 @@ struct Operand {
   const MemType<T>* p;
   explicit Operand(const char* ptr) : p(reinterpret_cast<const MemType<T>*>(ptr)) {}
   T operator[](int64_t i) const {
-    if constexpr (std::is_same<T, bool>::value) return p[i] != 0;
-    else return p[i];
+    if constexpr (std::is_same<T, bool>::value)
+      return p[i] != 0;
+    else
+      return p[i];
   }
 };
 template <class T>
@@ -195,8 +201,8 @@ struct Elementwise {
   template <unsigned kMask, class F, size_t... I>
   static void unit_loop(char* const* p, int64_t n, const F& f, std::index_sequence<I...>) {
     Out* out = reinterpret_cast<Out*>(p[0]);
-    std::tuple<Operand<In, ((kMask >> I) & 1u) != 0>...> in{Operand<In, ((kMask >> I) & 1u) != 0>(
-        p[I + 1])...};
+    std::tuple<Operand<In, ((kMask >> I) & 1u) != 0>...> in{
+        Operand<In, ((kMask >> I) & 1u) != 0>(p[I + 1])...};
     for (int64_t i = 0; i < n; ++i) out[i] = f(std::get<I>(in)[i]...);
   }
 
@@ -205,8 +211,7 @@ struct Elementwise {
                            std::index_sequence<I...>) {
     char* out = p[0];
     for (int64_t i = 0; i < n; ++i)
-      *reinterpret_cast<Out*>(out + i * s[0]) =
-          f(load<In>(p[I + 1] + i * s[I + 1])...);
+      *reinterpret_cast<Out*>(out + i * s[0]) = f(load<In>(p[I + 1] + i * s[I + 1])...);
   }
 
   // Tries the unit-stride loop for broadcast masks with at most one bit set (the
@@ -220,7 +225,8 @@ struct Elementwise {
         unit_loop<kMask>(p, n, f, Seq{});
         return true;
       }
-      return unit_dispatch<kMask == 0 ? 1u : kMask * 2>(mask, p, n, f);
+      constexpr unsigned kNext = kMask == 0 ? 1u : kMask * 2;
+      return unit_dispatch<kNext>(mask, p, n, f);
     }
   }
 
@@ -231,8 +237,10 @@ struct Elementwise {
       unsigned mask = 0;
       bool unit = true;
       for (size_t k = 0; k < sizeof...(In); ++k) {
-        if (s[k + 1] == 0) mask |= 1u << k;
-        else if (s[k + 1] != kSize[k]) unit = false;
+        if (s[k + 1] == 0)
+          mask |= 1u << k;
+        else if (s[k + 1] != kSize[k])
+          unit = false;
       }
       if (unit && unit_dispatch<0>(mask, p, n, f)) return;
     }
@@ -263,15 +271,13 @@ struct Elementwise {
     const auto run_inner = [&](char* const* p, const int64_t* s, int64_t n) { inner(p, s, n, f); };
     if (layout.is_transpose(elem_size)) {
       constexpr int64_t kTileElems = StridedLayout<N>::kTile * StridedLayout<N>::kTile;
-      parallel_range(layout.num_tiles(), kParallelGrain / kTileElems,
-                     [&](int64_t begin, int64_t end) {
-                       layout.walk_tiles(base, begin, end, run_inner);
-                     });
+      parallel_range(
+          layout.num_tiles(), kParallelGrain / kTileElems,
+          [&](int64_t begin, int64_t end) { layout.walk_tiles(base, begin, end, run_inner); });
       return;
     }
-    parallel_range(numel, kParallelGrain, [&](int64_t begin, int64_t end) {
-      layout.walk(base, begin, end, run_inner);
-    });
+    parallel_range(numel, kParallelGrain,
+                   [&](int64_t begin, int64_t end) { layout.walk(base, begin, end, run_inner); });
   }
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <ember/core/dispatch.h>
+#include <ember/core/functions.h>
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
@@ -21,8 +22,10 @@ namespace {
 // Elements summed in lanes before the block's result joins the (wider) total: a two-level
 // cascade that keeps float32 sums accurate (error ~ kBlock / lanes, not ~ n) at full speed.
 constexpr int64_t kBlock = 4096;
-constexpr int64_t kColRows = 128;   // rows per block in the column loop, for the same reason
-constexpr int64_t kColChunk = 256;  // kept lanes handled together by the column loop
+constexpr int64_t kColRows = 128;  // rows per block in the column loop, for the same reason
+// Kept lanes handled together by the column loop: wide enough that each strided row is read
+// as a long contiguous run (short runs cost a TLB miss per row), small enough for L1/L2.
+constexpr int64_t kColChunk = 2048;
 constexpr size_t kLaneBytes = 128;  // 4 AVX2 registers of independent accumulators
 
 // ---- reducers: map each element, combine lanes (Acc) and block totals (Total) ----
@@ -276,16 +279,22 @@ void reduce_geometry(Out* out, const T* in, const Geometry& g, double param,
     const int64_t inner = g.ksize.back(), rstride = g.rstride[0];
     const DimVector osize(IntArrayRef(g.ksize.data(), g.ksize.size() - 1));
     const DimVector ostride(IntArrayRef(g.kstride.data(), g.kstride.size() - 1));
-    const int64_t chunks = (inner + kColChunk - 1) / kColChunk;
-    const int64_t work = std::min(inner, kColChunk) * N;
-    parallel_range(M / inner * chunks, std::max<int64_t>(1, kParallelGrain / work),
+    const int64_t outer = M / inner;
+    int64_t width_max = std::min(inner, kColChunk);
+    if (outer * ((inner + width_max - 1) / width_max) < get_num_threads() &&
+        M * N > kParallelGrain) {
+      width_max = std::max<int64_t>(16, (inner / get_num_threads() + 15) / 16 * 16);  // share
+    }
+    const int64_t chunks = (inner + width_max - 1) / width_max;
+    const int64_t work = width_max * N;
+    parallel_range(outer * chunks, std::max<int64_t>(1, kParallelGrain / work),
                    [&](int64_t w0, int64_t w1) {
                      Acc lane[kColChunk];
                      Total total[kColChunk];
                      Acc shift[kColChunk];
                      for (int64_t w = w0; w < w1; ++w) {
-                       const int64_t o = w / chunks, j0 = (w % chunks) * kColChunk;
-                       const int64_t width = std::min(kColChunk, inner - j0);
+                       const int64_t o = w / chunks, j0 = (w % chunks) * width_max;
+                       const int64_t width = std::min(width_max, inner - j0);
                        const T* base = in + Odometer(osize, ostride, o).offset + j0;
                        Out* dst = out + o * inner + j0;
                        for (int64_t j = 0; j < width; ++j) {

@@ -51,25 +51,37 @@ struct Log1p {
     return x.log1p();
   }
 };
-// Eigen's float sqrt is a fast-math estimate (1-2 ulp off, and sqrt(inf) = NaN) while its
-// double sqrt is the exact instruction; std::sqrt does not vectorize (errno). So floats
-// take the square root in double and round once: correctly rounded, and vectorized.
+// Eigen's float sqrt and rsqrt are fast-math estimates (1-2 ulp off, sqrt(inf) = NaN), so
+// floats use std::sqrt in a plain loop (vectorized only where built with -fno-math-errno);
+// Eigen's double sqrt is the exact instruction.
 struct Sqrt {
   static constexpr const char* kName = "sqrt";
   template <class T>
-  T scalar(T x) const { return std::sqrt(x); }
+  T scalar(T x) const {
+    return std::sqrt(x);
+  }
   template <class A>
   auto eigen(const A& x) const {
-    return x.template cast<double>().sqrt().template cast<typename A::Scalar>();
+    using T = typename A::Scalar;
+    if constexpr (std::is_same<T, double>::value)
+      return x.sqrt();
+    else
+      return x.unaryExpr([](T v) { return std::sqrt(v); });
   }
 };
 struct Rsqrt {
   static constexpr const char* kName = "rsqrt";
   template <class T>
-  T scalar(T x) const { return static_cast<T>(1.0 / std::sqrt(static_cast<double>(x))); }
+  T scalar(T x) const {
+    return T(1) / std::sqrt(x);
+  }
   template <class A>
   auto eigen(const A& x) const {
-    return x.template cast<double>().sqrt().inverse().template cast<typename A::Scalar>();
+    using T = typename A::Scalar;
+    if constexpr (std::is_same<T, double>::value)
+      return x.sqrt().inverse();
+    else
+      return x.unaryExpr([](T v) { return T(1) / std::sqrt(v); });
   }
 };
 struct Sin {
