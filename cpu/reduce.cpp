@@ -205,6 +205,11 @@ typename R::Total reduce_contig(const T* x, int64_t n, typename R::Acc shift) {
   using Acc = typename R::Acc;
   using Total = typename R::Total;
   constexpr int kLanes = static_cast<int>(kLaneBytes / sizeof(Acc));
+  if (n < kLanes) {  // short rows: setting up and folding the lanes would cost more
+    Acc acc = R::identity();
+    for (int64_t i = 0; i < n; ++i) acc = R::combine(acc, R::map(x[i], shift));
+    return static_cast<Total>(acc);
+  }
   Total total = static_cast<Total>(R::identity());
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t e = std::min(n, b + kBlock);

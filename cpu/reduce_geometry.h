@@ -2,9 +2,7 @@
 // split into kept and reduced dims, and an odometer over strided index spaces. Private to cpu/.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <type_traits>
 
 #include <ember/core/tensor.h>
@@ -79,9 +77,13 @@ inline Geometry make_geometry(const Tensor& in, IntArrayRef dims) {
       g.outputs *= in.sizes()[d];
     }
   }
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return std::abs(in.strides()[a]) > std::abs(in.strides()[b]);
-  });
+  // Insertion sort, stable: a handful of dims, and no temporary buffer as stable_sort's.
+  for (size_t i = 1; i < order.size(); ++i) {
+    const int64_t d = order[i];
+    size_t k = i;
+    for (; k > 0 && in.strides()[order[k - 1]] < in.strides()[d]; --k) order[k] = order[k - 1];
+    order[k] = d;
+  }
   for (int64_t d : order) push_dim(g.rsize, g.rstride, in.sizes()[d], in.strides()[d]);
   return g;
 }

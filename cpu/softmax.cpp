@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 
 #include <ember/core/dispatch.h>
+#include <ember/core/functions.h>
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
@@ -16,7 +17,7 @@ namespace cpu {
 namespace {
 
 // Lanes of the softmax dim's neighbours handled at once when dim is not the last one.
-constexpr int64_t kChunk = 256;
+constexpr int64_t kChunk = 1024;
 
 template <class T>
 using Array = Eigen::Array<T, Eigen::Dynamic, 1>;
@@ -85,21 +86,31 @@ void softmax_last(T* y, const T* x, const Geometry& g) {
 
 // Softmax along a dim that has inner neighbours: a chunk of inner lanes is processed
 // together, so every pass reads rows of lanes, not columns.
-template <bool kLog, class T>
+template <bool kLog, bool kContig, class T>
 void softmax_inner(T* y, const T* x, const Geometry& g) {
-  const int64_t chunks = (g.inner + kChunk - 1) / kChunk;
-  const int64_t work = std::min(g.inner, kChunk) * g.size;
+  int64_t width_max = std::min(g.inner, kChunk);
+  const int64_t threads = get_num_threads();
+  if (g.outer * ((g.inner + width_max - 1) / width_max) < threads &&
+      g.outer * g.size * g.inner > kParallelGrain) {
+    width_max = std::max<int64_t>(16, (g.inner / threads + 15) / 16 * 16);  // share the lanes
+  }
+  const int64_t chunks = (g.inner + width_max - 1) / width_max;
+  const int64_t work = width_max * g.size;
   parallel_range(
       g.outer * chunks, std::max<int64_t>(1, kParallelGrain / work), [&](int64_t w0, int64_t w1) {
         T max_buf[kChunk], sum_buf[kChunk];
         for (int64_t w = w0; w < w1; ++w) {
-          const int64_t o = w / chunks, j0 = (w % chunks) * kChunk;
-          const int64_t width = std::min(kChunk, g.inner - j0);
+          const int64_t o = w / chunks, j0 = (w % chunks) * width_max;
+          const int64_t width = std::min(width_max, g.inner - j0);
           const T* xb = x + o * g.outer_stride + j0 * g.inner_stride;
           T* yb = y + o * g.size * g.inner + j0;
           Out<T> max(max_buf, width), sum(sum_buf, width);
-          auto in_row = [&](int64_t d) {
-            return StridedIn<T>(xb + d * g.stride, width, Eigen::InnerStride<>(g.inner_stride));
+          auto in_row = [&](int64_t d) {  // a unit inner stride lets Eigen vectorize
+            if constexpr (kContig) {
+              return ContigIn<T>(xb + d * g.stride, width);
+            } else {
+              return StridedIn<T>(xb + d * g.stride, width, Eigen::InnerStride<>(g.inner_stride));
+            }
           };
           max = in_row(0);
           for (int64_t d = 1; d < g.size; ++d) max = max.max(in_row(d));
@@ -143,8 +154,10 @@ void softmax_kernel(const Tensor& out, const Tensor& in_, int64_t dim) {
     const scalar_t* x = in.data_ptr<scalar_t>();
     if (g.inner == 1) {
       softmax_last<kLog>(y, x, g);
+    } else if (g.inner_stride == 1) {
+      softmax_inner<kLog, true>(y, x, g);
     } else {
-      softmax_inner<kLog>(y, x, g);
+      softmax_inner<kLog, false>(y, x, g);
     }
   });
 }

@@ -2,7 +2,7 @@
 # CPU micro-benchmarks of ember beside LibTorch in one session: builds both programs (Release,
 # build/), runs them alternately ROUNDS times (each with REPS repetitions, median kept), and
 # prints the median over rounds with ember/LibTorch ratios (> 1: ember is faster).
-# Usage: tools/bench_cpu.sh [OUT_DIR]   (env: ROUNDS=3 REPS=5 BUILD_DIR=build)
+# Usage: tools/bench_cpu.sh [OUT_DIR]   (env: ROUNDS=3 REPS=5 BUILD_DIR=build FILTER=regex)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$EMBER_ROOT"
@@ -29,33 +29,34 @@ for round in $(seq 1 "$ROUNDS"); do
     name="${entry%%:*}"
     prog="${entry#*:}"
     echo "round $round/$ROUNDS: $name" >&2
-    "$prog" --benchmark_repetitions="$REPS" --benchmark_report_aggregates_only=true \
-      --benchmark_format=csv --benchmark_out="$OUT/${name}_round${round}.json" \
-      --benchmark_out_format=json 2>/dev/null >"$OUT/${name}_round${round}.csv"
+    "$prog" --benchmark_filter="${FILTER:-.}" --benchmark_repetitions="$REPS" \
+      --benchmark_report_aggregates_only=true --benchmark_out_format=json \
+      --benchmark_out="$OUT/${name}_round${round}.json" >"$OUT/${name}_round${round}.txt" 2>&1
   done
 done
 
-# Google Benchmark's CSV: a header naming the columns, then one row per aggregate; keep the
-# *_median rows and read each workload's figure from its column.
-awk -F, '
-  FNR == 1 {
-    impl = FILENAME; sub(/.*\//, "", impl); sub(/_round.*/, "", impl)
-    for (i = 1; i <= NF; ++i) { gsub(/"/, "", $i); col[$i] = i }
-    next
+# Google Benchmark's JSON puts one "key": value per line; each aggregate row is an object
+# whose name ends in _median. Keep those, one figure per workload.
+awk '
+  FNR == 1 { impl = FILENAME; sub(/.*\//, "", impl); sub(/_round.*/, "", impl) }
+  /^ *"[A-Za-z_]+": / {
+    key = $1; gsub(/[":]/, "", key)
+    v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v); gsub(/"/, "", v)
+    row[key] = v
   }
-  {
-    for (i = 1; i <= NF; ++i) gsub(/"/, "", $i)
-    name = $1
-    if (name !~ /_median$/) next
-    sub(/_median$/, "", name); sub(/\/real_time$/, "", name); sub(/^matmul_mnk\//, "", name)
-    tu = $col["time_unit"]; t = $col["real_time"]
-    scale = tu == "ns" ? 1 : tu == "us" ? 1e3 : tu == "ms" ? 1e6 : 1e9
-    ns = t * scale
-    if (name ~ /^(add|sum)_/) v = $col["bytes_per_second"] / 1e9
-    else if (name ~ /^sgemm/) v = $col["FLOPS"] / 1e9
-    else if (name ~ /^tiny/) v = ns
-    else v = ns / 1e3
-    n = ++count[impl, name]; val[impl, name, n] = v; names[name] = 1; impls[impl] = 1
+  /^ *}/ {
+    name = row["name"]
+    if (name ~ /_median$/) {
+      sub(/_median$/, "", name); sub(/\/real_time$/, "", name); sub(/^matmul_mnk\//, "", name)
+      tu = row["time_unit"]
+      ns = row["real_time"] * (tu == "ns" ? 1 : tu == "us" ? 1e3 : tu == "ms" ? 1e6 : 1e9)
+      if (name ~ /^(add|sum)_/) v = row["bytes_per_second"] / 1e9
+      else if (name ~ /^sgemm/) v = row["FLOPS"] / 1e9
+      else if (name ~ /^tiny/) v = ns
+      else v = ns / 1e3
+      n = ++count[impl, name]; val[impl, name, n] = v
+    }
+    delete row
   }
   function median(impl, name,   n, i, j, a, t) {
     n = count[impl, name]
@@ -77,4 +78,4 @@ awk -F, '
         l == "" ? "-" : sprintf("%.1f", l), r == "" ? "-" : sprintf("%.2fx", r)
     }
     print "(median of the rounds medians; ratio > 1 means ember is faster)"
-  }' "$OUT"/*_round*.csv | tee "$OUT/summary.txt"
+  }' "$OUT"/*_round*.json | tee "$OUT/summary.txt"
