@@ -172,7 +172,9 @@ Tensor norm_impl(const Tensor& t, const Scalar& p, IntArrayRef dim, bool keepdim
 
 template <Op op>
 Tensor logical_reduce(const char* name, const Tensor& t, IntArrayRef dim, bool keepdim) {
-  return reduce<op>(name, cast(t, kBool), dim, keepdim, kBool, 0, Empty::kIdentity, op == Op::all);
+  // PyTorch keeps uint8 for uint8 input (0/1 values); everything else reduces as bool.
+  const ScalarType out = t.dtype() == kUInt8 ? kUInt8 : kBool;
+  return reduce<op>(name, cast(t, out), dim, keepdim, out, 0, Empty::kIdentity, op == Op::all);
 }
 
 }  // namespace

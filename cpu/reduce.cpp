@@ -22,7 +22,7 @@ namespace {
 // Elements summed in lanes before the block's result joins the (wider) total: a two-level
 // cascade that keeps float32 sums accurate (error ~ kBlock / lanes, not ~ n) at full speed.
 constexpr int64_t kBlock = 4096;
-constexpr int64_t kColRows = 128;  // rows per block in the column loop, for the same reason
+constexpr int64_t kColRows = 128;  // block of the column and strided loops, for the same reason
 // Kept lanes handled together by the column loop: wide enough that each strided row is read
 // as a long contiguous run (short runs cost a TLB miss per row), small enough for L1/L2.
 constexpr int64_t kColChunk = 2048;
@@ -155,18 +155,19 @@ struct ExtremumR {
   static T project(Total t, int64_t, double) { return t; }
 };
 
-template <bool kAll>
+// all/any over bool, or over uint8 giving uint8 0/1 (PyTorch keeps uint8 for uint8).
+template <bool kAll, class T>
 struct LogicalR {
   using Acc = bool;
   using Total = bool;
   static constexpr bool kShift = false;
   static Acc identity() { return kAll; }
-  static Acc map(bool x, Acc) { return x; }
+  static Acc map(T x, Acc) { return x != T(0); }
   template <class A>
   static A combine(A a, A b) {
     return kAll ? (a && b) : (a || b);
   }
-  static bool project(Total t, int64_t, double) { return t; }
+  static T project(Total t, int64_t, double) { return static_cast<T>(t); }
 };
 
 // Second pass of var: sum of squared deviations from the shift (the mean), in double.
@@ -233,9 +234,9 @@ typename R::Total reduce_strided(const T* x, int64_t n, int64_t stride, typename
   using Total = typename R::Total;
   if (stride == 1) return reduce_contig<R>(x, n, shift);
   Total total = static_cast<Total>(R::identity());
-  for (int64_t b = 0; b < n; b += kBlock) {
+  for (int64_t b = 0; b < n; b += kColRows) {
     typename R::Acc acc = R::identity();
-    for (int64_t i = b, e = std::min(n, b + kBlock); i < e; ++i) {
+    for (int64_t i = b, e = std::min(n, b + kColRows); i < e; ++i) {
       acc = R::combine(acc, R::map(x[i * stride], shift));
     }
     total = R::combine(total, static_cast<Total>(acc));
@@ -397,7 +398,13 @@ void extremum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, cons
 
 template <bool kAll>
 void logical_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
-  run<LogicalR<kAll>, bool>(out, in, dims, 0);
+  if (in.dtype() == kUInt8 && out.dtype() == kUInt8) {
+    return run<LogicalR<kAll, uint8_t>, uint8_t>(out, in, dims, 0);
+  }
+  EMBER_CHECK(in.dtype() == kBool && out.dtype() == kBool, kAll ? "all" : "any",
+              ": the CPU kernel takes bool (or uint8 to uint8), got ", in.dtype(), " to ",
+              out.dtype());
+  run<LogicalR<kAll, bool>, bool>(out, in, dims, 0);
 }
 
 // Two passes (mean, then squared deviations from it), both in double: stable and exact

@@ -60,7 +60,7 @@ void softmax_row(T* y, const In& x) {
   Out<T> out(y, x.size());
   if (kLog) {
     const T sum = (x - max).exp().sum();
-    out = x - (max + std::log(sum));
+    out = (x - max) - std::log(sum);  // x - max first: exact for the largest entries
   } else {
     out = (x - max).exp();
     out *= T(1) / out.sum();
@@ -121,9 +121,9 @@ void softmax_inner(T* y, const T* x, const Geometry& g) {
             sum += out;
           }
           if (kLog) {
-            sum = max + sum.log();  // the log of the normalizer
+            sum = sum.log();
             for (int64_t d = 0; d < g.size; ++d) {
-              Out<T>(yb + d * g.inner, width) = in_row(d) - sum;
+              Out<T>(yb + d * g.inner, width) = (in_row(d) - max) - sum;
             }
           } else {
             sum = sum.inverse();

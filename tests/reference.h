@@ -113,13 +113,27 @@ inline std::vector<double> values(const Tensor& t) {
     for (size_t i = 0; i < v.size(); ++i) out[i] = static_cast<double>(v[i]);
   };
   switch (t.dtype()) {
-    case ember::kFloat32: conv(strided_values<float>(t)); break;
-    case ember::kFloat64: conv(strided_values<double>(t)); break;
-    case ember::kInt32: conv(strided_values<int32_t>(t)); break;
-    case ember::kInt64: conv(strided_values<int64_t>(t)); break;
-    case ember::kUInt8: conv(strided_values<uint8_t>(t)); break;
-    case ember::kBool: conv(strided_values<bool>(t)); break;
-    default: ADD_FAILURE() << "unsupported dtype"; break;
+    case ember::kFloat32:
+      conv(strided_values<float>(t));
+      break;
+    case ember::kFloat64:
+      conv(strided_values<double>(t));
+      break;
+    case ember::kInt32:
+      conv(strided_values<int32_t>(t));
+      break;
+    case ember::kInt64:
+      conv(strided_values<int64_t>(t));
+      break;
+    case ember::kUInt8:
+      conv(strided_values<uint8_t>(t));
+      break;
+    case ember::kBool:
+      conv(strided_values<bool>(t));
+      break;
+    default:
+      ADD_FAILURE() << "unsupported dtype";
+      break;
   }
   return out;
 }
@@ -130,26 +144,40 @@ inline std::vector<double> values(const Tensor& t) {
 // wraps modulo 256, bool is v != 0).
 inline double cast_to(ScalarType t, double v) {
   switch (t) {
-    case ember::kFloat32: return static_cast<double>(static_cast<float>(v));
-    case ember::kFloat64: return v;
-    case ember::kInt32: return static_cast<double>(static_cast<int32_t>(v));
-    case ember::kInt64: return static_cast<double>(static_cast<int64_t>(v));
-    case ember::kUInt8: return static_cast<double>(static_cast<uint8_t>(static_cast<int64_t>(v)));
-    case ember::kBool: return v != 0 ? 1.0 : 0.0;
-    default: return v;
+    case ember::kFloat32:
+      return static_cast<double>(static_cast<float>(v));
+    case ember::kFloat64:
+      return v;
+    case ember::kInt32:
+      return static_cast<double>(static_cast<int32_t>(v));
+    case ember::kInt64:
+      return static_cast<double>(static_cast<int64_t>(v));
+    case ember::kUInt8:
+      return static_cast<double>(static_cast<uint8_t>(static_cast<int64_t>(v)));
+    case ember::kBool:
+      return v != 0 ? 1.0 : 0.0;
+    default:
+      return v;
   }
 }
 
 // PyTorch's promote_types for the six dtypes: with no int8/int16 the lattice is a chain.
 inline int rank(ScalarType t) {
   switch (t) {
-    case ember::kBool: return 0;
-    case ember::kUInt8: return 1;
-    case ember::kInt32: return 2;
-    case ember::kInt64: return 3;
-    case ember::kFloat32: return 4;
-    case ember::kFloat64: return 5;
-    default: return -1;
+    case ember::kBool:
+      return 0;
+    case ember::kUInt8:
+      return 1;
+    case ember::kInt32:
+      return 2;
+    case ember::kInt64:
+      return 3;
+    case ember::kFloat32:
+      return 4;
+    case ember::kFloat64:
+      return 5;
+    default:
+      return -1;
   }
 }
 inline ScalarType promote(ScalarType a, ScalarType b) { return rank(a) >= rank(b) ? a : b; }
@@ -183,13 +211,26 @@ inline Tensor make(const std::vector<double>& vals, const Shape& shape, ScalarTy
   };
   if (vals.empty()) return t;
   switch (dt) {
-    case ember::kFloat32: fill(t.data_ptr<float>()); break;
-    case ember::kFloat64: fill(t.data_ptr<double>()); break;
-    case ember::kInt32: fill(t.data_ptr<int32_t>()); break;
-    case ember::kInt64: fill(t.data_ptr<int64_t>()); break;
-    case ember::kUInt8: fill(t.data_ptr<uint8_t>()); break;
-    case ember::kBool: fill(t.data_ptr<bool>()); break;
-    default: ADD_FAILURE() << "unsupported dtype";
+    case ember::kFloat32:
+      fill(t.data_ptr<float>());
+      break;
+    case ember::kFloat64:
+      fill(t.data_ptr<double>());
+      break;
+    case ember::kInt32:
+      fill(t.data_ptr<int32_t>());
+      break;
+    case ember::kInt64:
+      fill(t.data_ptr<int64_t>());
+      break;
+    case ember::kUInt8:
+      fill(t.data_ptr<uint8_t>());
+      break;
+    case ember::kBool:
+      fill(t.data_ptr<bool>());
+      break;
+    default:
+      ADD_FAILURE() << "unsupported dtype";
   }
   return t;
 }
@@ -198,10 +239,14 @@ inline Tensor make(const std::vector<double>& vals, const Shape& shape, ScalarTy
 enum class Layout { Contiguous, Transposed, Stepped, Offset };
 inline const char* layout_name(Layout l) {
   switch (l) {
-    case Layout::Contiguous: return "contiguous";
-    case Layout::Transposed: return "transposed";
-    case Layout::Stepped: return "stepped";
-    case Layout::Offset: return "offset";
+    case Layout::Contiguous:
+      return "contiguous";
+    case Layout::Transposed:
+      return "transposed";
+    case Layout::Stepped:
+      return "stepped";
+    case Layout::Offset:
+      return "offset";
   }
   return "?";
 }
@@ -279,10 +324,18 @@ inline std::vector<double> random_values(Rng& rng, int64_t n, ScalarType dt, dou
   for (auto& x : v) {
     switch (dt) {
       case ember::kFloat32:
-      case ember::kFloat64: x = std::uniform_real_distribution<double>(lo, hi)(rng); break;
-      case ember::kUInt8: x = static_cast<double>(randint(rng, 0, 20)); break;
-      case ember::kBool: x = static_cast<double>(randint(rng, 0, 1)); break;
-      default: x = static_cast<double>(randint(rng, -9, 9)); break;
+      case ember::kFloat64:
+        x = std::uniform_real_distribution<double>(lo, hi)(rng);
+        break;
+      case ember::kUInt8:
+        x = static_cast<double>(randint(rng, 0, 20));
+        break;
+      case ember::kBool:
+        x = static_cast<double>(randint(rng, 0, 1));
+        break;
+      default:
+        x = static_cast<double>(randint(rng, -9, 9));
+        break;
     }
     x = cast_to(dt, x);  // exactly representable in dt
   }

@@ -66,32 +66,33 @@ double gelu_ref(double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
 
 const std::vector<UnaryCase>& unary_cases() {
   static const std::vector<UnaryCase> cases = {
-      {"neg", ember::neg, &Tensor::neg, [](double x) { return -x; }, Result::Same, true, false, -3, 3},
-      {"abs", ember::abs, &Tensor::abs, [](double x) { return std::abs(x); }, Result::Same, true, false,
-       -3, 3},
-      {"exp", ember::exp, &Tensor::exp, [](double x) { return std::exp(x); }, Result::Float, true, true,
-       -5, 5},
-      {"log", ember::log, &Tensor::log, [](double x) { return std::log(x); }, Result::Float, true, true,
-       0.01, 5},
+      {"neg", ember::neg, &Tensor::neg, [](double x) { return -x; }, Result::Same, true, false, -3,
+       3},
+      {"abs", ember::abs, &Tensor::abs, [](double x) { return std::abs(x); }, Result::Same, true,
+       false, -3, 3},
+      {"exp", ember::exp, &Tensor::exp, [](double x) { return std::exp(x); }, Result::Float, true,
+       true, -5, 5},
+      {"log", ember::log, &Tensor::log, [](double x) { return std::log(x); }, Result::Float, true,
+       true, 0.01, 5},
       {"log1p", ember::log1p, &Tensor::log1p, [](double x) { return std::log1p(x); }, Result::Float,
        true, true, -0.9, 5},
-      {"sqrt", ember::sqrt, &Tensor::sqrt, [](double x) { return std::sqrt(x); }, Result::Float, true,
-       true, 0, 9},
-      {"rsqrt", ember::rsqrt, &Tensor::rsqrt, [](double x) { return 1 / std::sqrt(x); }, Result::Float,
-       true, true, 0.01, 9},
-      {"sin", ember::sin, &Tensor::sin, [](double x) { return std::sin(x); }, Result::Float, true, true,
-       -6, 6},
-      {"cos", ember::cos, &Tensor::cos, [](double x) { return std::cos(x); }, Result::Float, true, true,
-       -6, 6},
-      {"tanh", ember::tanh, &Tensor::tanh, [](double x) { return std::tanh(x); }, Result::Float, true,
-       true, -5, 5},
+      {"sqrt", ember::sqrt, &Tensor::sqrt, [](double x) { return std::sqrt(x); }, Result::Float,
+       true, true, 0, 9},
+      {"rsqrt", ember::rsqrt, &Tensor::rsqrt, [](double x) { return 1 / std::sqrt(x); },
+       Result::Float, true, true, 0.01, 9},
+      {"sin", ember::sin, &Tensor::sin, [](double x) { return std::sin(x); }, Result::Float, true,
+       true, -6, 6},
+      {"cos", ember::cos, &Tensor::cos, [](double x) { return std::cos(x); }, Result::Float, true,
+       true, -6, 6},
+      {"tanh", ember::tanh, &Tensor::tanh, [](double x) { return std::tanh(x); }, Result::Float,
+       true, true, -5, 5},
       {"sigmoid", ember::sigmoid, &Tensor::sigmoid, [](double x) { return 1 / (1 + std::exp(-x)); },
        Result::Float, true, true, -8, 8},
-      {"relu", ember::relu, &Tensor::relu, [](double x) { return x > 0 ? x : 0; }, Result::Same, true,
-       false, -3, 3},
+      {"relu", ember::relu, &Tensor::relu, [](double x) { return x > 0 ? x : 0; }, Result::Same,
+       true, false, -3, 3},
       {"gelu", ember::gelu, &Tensor::gelu, gelu_ref, Result::Float, false, false, -4, 4},
-      {"logical_not", ember::logical_not, &Tensor::logical_not, [](double x) { return x == 0 ? 1 : 0; },
-       Result::Bool, true, true, -2, 2},
+      {"logical_not", ember::logical_not, &Tensor::logical_not,
+       [](double x) { return x == 0 ? 1 : 0; }, Result::Bool, true, true, -2, 2},
       // the operator forms: unary minus and operator!
       {"unary -", [](const Tensor& t) { return -t; }, &Tensor::neg, [](double x) { return -x; },
        Result::Same, true, false, -3, 3},
@@ -110,15 +111,15 @@ TEST(Unary, AgainstReferenceAllDtypesAndLayouts) {
       for (int rep = 0; rep < 12; ++rep) {
         Shape s = ref::random_shape(rng);
         Operand x = operand(rng, s, dt, c.lo, c.hi);
-        ScalarType out_dt = c.result == Result::Same    ? dt
+        ScalarType out_dt = c.result == Result::Same   ? dt
                             : c.result == Result::Bool ? kBool
                                                        : ref::to_float(dt);
         SCOPED_TRACE(std::string(c.name) + " " + ref::name(dt) + " " + ref::str(s));
         std::vector<double> want;
         for (double e : x.v) want.push_back(ref::cast_to(out_dt, c.ref(e)));
         EXPECT_TRUE(ref::matches(c.fn(x.t), out_dt, s, want, rtol_for(out_dt), atol_for(out_dt)));
-        EXPECT_TRUE(ref::matches((x.t.*c.method)(), out_dt, s, want, rtol_for(out_dt),
-                                 atol_for(out_dt)));
+        EXPECT_TRUE(
+            ref::matches((x.t.*c.method)(), out_dt, s, want, rtol_for(out_dt), atol_for(out_dt)));
         EXPECT_TRUE(ref::matches(x.t, dt, s, x.v)) << "the input is untouched";
       }
     }
@@ -422,9 +423,9 @@ TEST(Where, BroadcastsAllThreeAndPromotes) {
     std::vector<double> want(static_cast<size_t>(ref::numel(out)));
     for (int64_t k = 0; k < ref::numel(out); ++k) {
       Shape idx = ref::unravel(k, out);
-      want[static_cast<size_t>(k)] = ref::cast_to(
-          rt, ref::at_broadcast(c.v, cs, idx) != 0 ? ref::at_broadcast(a.v, a.s, idx)
-                                                   : ref::at_broadcast(b.v, b.s, idx));
+      want[static_cast<size_t>(k)] =
+          ref::cast_to(rt, ref::at_broadcast(c.v, cs, idx) != 0 ? ref::at_broadcast(a.v, a.s, idx)
+                                                                : ref::at_broadcast(b.v, b.s, idx));
     }
     EXPECT_TRUE(ref::matches(where(c.t, a.t, b.t), rt, out, want));
     EXPECT_TRUE(ref::matches(a.t.where(c.t, b.t), rt, out, want));
@@ -445,7 +446,7 @@ TEST(MaskedFill, OutOfPlaceAndInPlace) {
       Shape ms = shapes.second;
       Operand x = operand(rng, s, dt), m = operand(rng, ms, kBool);
       double value = dt == kBool ? 1 : dt == kUInt8 ? 9 : -7;
-      Scalar sval = dt == kBool ? Scalar(true)
+      Scalar sval = dt == kBool         ? Scalar(true)
                     : ref::is_float(dt) ? Scalar(value)
                                         : Scalar(static_cast<int64_t>(value));
       SCOPED_TRACE(ref::name(dt) + ref::str(s) + " mask " + ref::str(ms));
@@ -576,23 +577,35 @@ TEST(Inplace, ScalarFormsFillZeroCopy) {
       EXPECT_TRUE(ref::matches(t, dt, s, want, rtol_for(dt), atol_for(dt)))
           << what << " " << ref::name(dt) << ref::str(s);
     };
-    check("add_(2)", [](Tensor& t) { EXPECT_TRUE(t.add_(2).is_same(t)); },
-          [](double e) { return e + 2; });
-    check("add_(1, alpha=3)", [](Tensor& t) { t.add_(1, 3); }, [](double e) { return e + 3; });
-    check("sub_(1)", [](Tensor& t) { t.sub_(1); }, [](double e) { return e - 1; });
-    check("mul_(3)", [](Tensor& t) { t.mul_(3); }, [](double e) { return e * 3; });
-    check("+= 2", [](Tensor& t) { t += 2; }, [](double e) { return e + 2; });
-    check("-= 1", [](Tensor& t) { t -= 1; }, [](double e) { return e - 1; });
-    check("*= 2", [](Tensor& t) { t *= 2; }, [](double e) { return e * 2; });
-    check("fill_(5)", [](Tensor& t) { EXPECT_TRUE(t.fill_(5).is_same(t)); },
-          [](double) { return 5; });
-    check("zero_()", [](Tensor& t) { EXPECT_TRUE(t.zero_().is_same(t)); },
-          [](double) { return 0; });
+    check(
+        "add_(2)", [](Tensor& t) { EXPECT_TRUE(t.add_(2).is_same(t)); },
+        [](double e) { return e + 2; });
+    check(
+        "add_(1, alpha=3)", [](Tensor& t) { t.add_(1, 3); }, [](double e) { return e + 3; });
+    check(
+        "sub_(1)", [](Tensor& t) { t.sub_(1); }, [](double e) { return e - 1; });
+    check(
+        "mul_(3)", [](Tensor& t) { t.mul_(3); }, [](double e) { return e * 3; });
+    check(
+        "+= 2", [](Tensor& t) { t += 2; }, [](double e) { return e + 2; });
+    check(
+        "-= 1", [](Tensor& t) { t -= 1; }, [](double e) { return e - 1; });
+    check(
+        "*= 2", [](Tensor& t) { t *= 2; }, [](double e) { return e * 2; });
+    check(
+        "fill_(5)", [](Tensor& t) { EXPECT_TRUE(t.fill_(5).is_same(t)); },
+        [](double) { return 5; });
+    check(
+        "zero_()", [](Tensor& t) { EXPECT_TRUE(t.zero_().is_same(t)); }, [](double) { return 0; });
     if (ref::is_float(dt)) {
-      check("div_(4)", [](Tensor& t) { t.div_(4); }, [](double e) { return e / 4; });
-      check("/= 2", [](Tensor& t) { t /= 2; }, [](double e) { return e / 2; });
-      check("mul_(0.5)", [](Tensor& t) { t.mul_(0.5); }, [](double e) { return e * 0.5; });
-      check("add_(0.25)", [](Tensor& t) { t.add_(0.25); }, [](double e) { return e + 0.25; });
+      check(
+          "div_(4)", [](Tensor& t) { t.div_(4); }, [](double e) { return e / 4; });
+      check(
+          "/= 2", [](Tensor& t) { t /= 2; }, [](double e) { return e / 2; });
+      check(
+          "mul_(0.5)", [](Tensor& t) { t.mul_(0.5); }, [](double e) { return e * 0.5; });
+      check(
+          "add_(0.25)", [](Tensor& t) { t.add_(0.25); }, [](double e) { return e + 0.25; });
     }
   }
   // fill_ with a float into an int tensor converts (truncates), as PyTorch does

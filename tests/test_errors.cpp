@@ -46,21 +46,31 @@ TEST(Errors, BroadcastMismatch) {
   EXPECT_THAT(error_of([&] { pow(a, b); }), AllOf(HasSubstr("pow"), HasSubstr("[4]")));
   EXPECT_THAT(error_of([&] { where(zeros({5}, kBool), a, a); }),
               AllOf(HasSubstr("where"), HasSubstr("[5]"), HasSubstr("[2, 3]")));
-  EXPECT_THAT(error_of([&] { masked_fill(a, zeros({2, 2}, kBool), 1); }),
+  EXPECT_THAT(error_of([&] {
+                masked_fill(a, zeros({2, 2}, kBool), 1);
+              }),
               AllOf(HasSubstr("masked_fill"), HasSubstr("[2, 2]"), HasSubstr("[2, 3]")));
   // the shape on the left wins for the leading dims: [3, 1] and [2, 4] fail on dim 0
-  EXPECT_THAT(error_of([&] { add(zeros({3, 1}), zeros({2, 4})); }),
+  EXPECT_THAT(error_of([&] {
+                add(zeros({3, 1}), zeros({2, 4}));
+              }),
               HasSubstr("add: shapes [3, 1] and [2, 4] cannot be broadcast"));
 }
 
 TEST(Errors, InPlaceCannotBroadcastSelf) {
   // the result of an in-place op must have self's shape
   Tensor a = zeros({3});
-  EXPECT_THAT(error_of([&] { a.add_(zeros({2, 3})); }),
+  EXPECT_THAT(error_of([&] {
+                a.add_(zeros({2, 3}));
+              }),
               AllOf(HasSubstr("add"), HasSubstr("[3]"), HasSubstr("[2, 3]")));
-  EXPECT_THAT(error_of([&] { a *= zeros({2, 3}); }),
+  EXPECT_THAT(error_of([&] {
+                a *= zeros({2, 3});
+              }),
               AllOf(HasSubstr("mul"), HasSubstr("[3]"), HasSubstr("[2, 3]")));
-  EXPECT_THAT(error_of([&] { zeros({2, 3}).copy_(zeros({4})); }),
+  EXPECT_THAT(error_of([&] {
+                zeros({2, 3}).copy_(zeros({4}));
+              }),
               AllOf(HasSubstr("copy_"), HasSubstr("[4]"), HasSubstr("[2, 3]")));
 }
 
@@ -90,39 +100,56 @@ TEST(Errors, BoolArithmeticPyTorchRejects) {
 }
 
 TEST(Errors, MatmulMismatch) {
-  EXPECT_THAT(error_of([&] { matmul(zeros({2, 3}), zeros({4, 5})); }),
+  EXPECT_THAT(error_of([&] {
+                matmul(zeros({2, 3}), zeros({4, 5}));
+              }),
               HasSubstr("matmul: shapes [2, 3] and [4, 5] cannot be multiplied (3 != 4)"));
-  EXPECT_THAT(error_of([&] { mm(zeros({2, 3}), zeros({4, 5})); }),
+  EXPECT_THAT(error_of([&] {
+                mm(zeros({2, 3}), zeros({4, 5}));
+              }),
               AllOf(HasSubstr("mm"), HasSubstr("[2, 3]"), HasSubstr("[4, 5]")));
   EXPECT_THAT(error_of([&] { matmul(zeros({3}), zeros({4})); }),
               AllOf(HasSubstr("matmul"), HasSubstr("[3]"), HasSubstr("[4]")));
-  EXPECT_THAT(error_of([&] { matmul(zeros({2, 2, 3}), zeros({3, 3, 4})); }),  // batch 2 vs 3
+  EXPECT_THAT(error_of([&] {
+                matmul(zeros({2, 2, 3}), zeros({3, 3, 4}));
+              }),  // batch 2 vs 3
               AllOf(HasSubstr("matmul"), HasSubstr("[2, 2, 3]"), HasSubstr("[3, 3, 4]")));
   EXPECT_THAT(error_of([&] { matmul(zeros({}), zeros({3})); }), HasSubstr("matmul"));
-  EXPECT_THAT(error_of([&] { bmm(zeros({2, 3, 4}), zeros({3, 4, 5})); }),
+  EXPECT_THAT(error_of([&] {
+                bmm(zeros({2, 3, 4}), zeros({3, 4, 5}));
+              }),
               AllOf(HasSubstr("bmm"), HasSubstr("[2, 3, 4]"), HasSubstr("[3, 4, 5]")));
-  EXPECT_THAT(error_of([&] { bmm(zeros({3, 4}), zeros({4, 5})); }),
+  EXPECT_THAT(error_of([&] {
+                bmm(zeros({3, 4}), zeros({4, 5}));
+              }),
               AllOf(HasSubstr("bmm"), HasSubstr("[3, 4]")));
-  EXPECT_THAT(error_of([&] { mm(zeros({2, 3, 4}), zeros({4, 5})); }),
+  EXPECT_THAT(error_of([&] {
+                mm(zeros({2, 3, 4}), zeros({4, 5}));
+              }),
               AllOf(HasSubstr("mm"), HasSubstr("[2, 3, 4]")));
-  EXPECT_THAT(error_of([&] { addmm(zeros({7}), zeros({2, 3}), zeros({3, 4})); }),
+  EXPECT_THAT(error_of([&] {
+                addmm(zeros({7}), zeros({2, 3}), zeros({3, 4}));
+              }),
               AllOf(HasSubstr("addmm"), HasSubstr("[7]")));
-  EXPECT_THAT(error_of([&] { linear(zeros({2, 3}), zeros({4, 5})); }),
+  EXPECT_THAT(error_of([&] {
+                linear(zeros({2, 3}), zeros({4, 5}));
+              }),
               AllOf(HasSubstr("[2, 3]"), AnyOf(HasSubstr("[4, 5]"), HasSubstr("[5, 4]"))));
-  EXPECT_THAT(error_of([&] { matmul(zeros({2, 3}), zeros({3, 2}, kFloat64)); }),
+  EXPECT_THAT(error_of([&] {
+                matmul(zeros({2, 3}), zeros({3, 2}, kFloat64));
+              }),
               AllOf(HasSubstr("matmul"), HasSubstr("float32"), HasSubstr("float64")));
 }
 
 TEST(Errors, ViewOfIncompatibleSize) {
   Tensor a = zeros({2, 3});
   // PyTorch's wording names the requested shape and the element count
-  EXPECT_THAT(error_of([&] { a.view({4}); }),
-              AllOf(HasSubstr("view"), HasSubstr("[4]"), AnyOf(HasSubstr("[2, 3]"), HasSubstr("6"))));
+  EXPECT_THAT(error_of([&] { a.view({4}); }), AllOf(HasSubstr("view"), HasSubstr("[4]"),
+                                                    AnyOf(HasSubstr("[2, 3]"), HasSubstr("6"))));
   EXPECT_THAT(error_of([&] { a.view({-1, -1}); }), HasSubstr("view"));
-  EXPECT_THAT(error_of([&] { a.view({4, -1}); }),
-              AllOf(HasSubstr("view"), HasSubstr("[4, -1]")));
-  EXPECT_THAT(error_of([&] { a.reshape({7}); }),
-              AllOf(HasSubstr("reshape"), HasSubstr("[7]"), AnyOf(HasSubstr("[2, 3]"), HasSubstr("6"))));
+  EXPECT_THAT(error_of([&] { a.view({4, -1}); }), AllOf(HasSubstr("view"), HasSubstr("[4, -1]")));
+  EXPECT_THAT(error_of([&] { a.reshape({7}); }), AllOf(HasSubstr("reshape"), HasSubstr("[7]"),
+                                                       AnyOf(HasSubstr("[2, 3]"), HasSubstr("6"))));
   EXPECT_THAT(error_of([&] { a.view({-2, 3}); }), HasSubstr("view"));
 }
 
@@ -130,7 +157,9 @@ TEST(Errors, ViewOfNonViewableStrides) {
   Tensor t = zeros({2, 3}).t();  // [3, 2] with strides [1, 3]
   EXPECT_THAT(error_of([&] { t.view({6}); }), AllOf(HasSubstr("view"), HasSubstr("[3, 2]")));
   // [4, 4] with strides [6, 1]: rows are not adjacent ([4, 3] with strides [6, 2] would be)
-  EXPECT_THAT(error_of([&] { zeros({4, 6}).slice(1, 0, 4).view({16}); }),
+  EXPECT_THAT(error_of([&] {
+                zeros({4, 6}).slice(1, 0, 4).view({16});
+              }),
               AllOf(HasSubstr("view"), HasSubstr("[4, 4]")));
   EXPECT_NO_THROW(zeros({4, 6}).slice(1, 0, 6, 2).view({12}));
   EXPECT_NO_THROW(t.reshape({6})) << "reshape copies instead";
@@ -157,8 +186,7 @@ TEST(Errors, DimOutOfRange) {
   EXPECT_THAT(error_of([&] { a.narrow(2, 0, 1); }), dim_error("narrow"));
   EXPECT_THAT(error_of([&] { a.slice(2); }), dim_error("slice"));
   EXPECT_THAT(error_of([&] { a.flatten(0, 2); }), dim_error("flatten"));
-  EXPECT_THAT(error_of([&] { a.index_select(2, zeros({1}, kInt64)); }),
-              dim_error("index_select"));
+  EXPECT_THAT(error_of([&] { a.index_select(2, zeros({1}, kInt64)); }), dim_error("index_select"));
   EXPECT_THAT(error_of([&] { a.permute({0, 2}); }), HasSubstr("permute"));
   EXPECT_THAT(error_of([&] { a.permute({0, 0}); }), HasSubstr("permute"));
   EXPECT_THAT(error_of([&] { a.permute({0}); }), HasSubstr("permute"));
@@ -177,21 +205,31 @@ TEST(Errors, IndexOutOfRange) {
                     AnyOf(HasSubstr("[3, 4]"), HasSubstr("size 3"))));
   EXPECT_THAT(error_of([&] { a.select(1, -5); }), AllOf(HasSubstr("select"), HasSubstr("-5")));
   EXPECT_THAT(error_of([&] { a[7]; }), AllOf(HasSubstr("select"), HasSubstr("7")));
-  EXPECT_THAT(error_of([&] { a.index_select(0, tensor({int64_t(0), int64_t(3)})); }),
+  EXPECT_THAT(error_of([&] {
+                a.index_select(0, tensor({int64_t(0), int64_t(3)}));
+              }),
               AllOf(HasSubstr("index_select"), HasSubstr("3")));
   EXPECT_THAT(error_of([&] { a.index_select(1, tensor({int64_t(-1)})); }),
               AllOf(HasSubstr("index_select"), HasSubstr("-1")));
-  EXPECT_THAT(error_of([&] { a.gather(1, full({3, 1}, 4, kInt64)); }),
+  EXPECT_THAT(error_of([&] {
+                a.gather(1, full({3, 1}, 4, kInt64));
+              }),
               AllOf(HasSubstr("gather"), HasSubstr("4")));
-  EXPECT_THAT(error_of([&] { a.scatter_add(0, full({1, 4}, 9, kInt64), ones({1, 4})); }),
+  EXPECT_THAT(error_of([&] {
+                a.scatter_add(0, full({1, 4}, 9, kInt64), ones({1, 4}));
+              }),
               AllOf(HasSubstr("scatter_add"), HasSubstr("9")));
-  EXPECT_THAT(error_of([&] { one_hot(tensor({int64_t(0), int64_t(5)}), 3); }),
+  EXPECT_THAT(error_of([&] {
+                one_hot(tensor({int64_t(0), int64_t(5)}), 3);
+              }),
               AllOf(HasSubstr("one_hot"), HasSubstr("5")));
   EXPECT_THAT(error_of([&] { a.narrow(0, 2, 2); }), HasSubstr("narrow"));
   // index tensors must be integers
   EXPECT_THAT(error_of([&] { a.index_select(0, zeros({1})); }),
               AllOf(HasSubstr("index_select"), HasSubstr("float32")));
-  EXPECT_THAT(error_of([&] { a.gather(0, zeros({1, 1})); }),
+  EXPECT_THAT(error_of([&] {
+                a.gather(0, zeros({1, 1}));
+              }),
               AllOf(HasSubstr("gather"), HasSubstr("float32")));
   // gather's index must have the input's rank
   EXPECT_THAT(error_of([&] { a.gather(0, zeros({2}, kInt64)); }), HasSubstr("gather"));
@@ -210,23 +248,31 @@ TEST(Errors, TwoDevicesInOneOp) {
   Tensor c = ones({2}), g = ones({2}, kCUDA);
   EXPECT_THAT(error_of([&] { add(c, g); }),
               AllOf(HasSubstr("add"), HasSubstr("cpu"), HasSubstr("cuda")));
-  EXPECT_THAT(error_of([&] { matmul(c.view({1, 2}), g.view({2, 1})); }),
+  EXPECT_THAT(error_of([&] {
+                matmul(c.view({1, 2}), g.view({2, 1}));
+              }),
               AllOf(HasSubstr("matmul"), HasSubstr("cpu"), HasSubstr("cuda")));
   EXPECT_THAT(error_of([&] { where(ones({2}, kBool), c, g); }),
               AllOf(HasSubstr("where"), HasSubstr("cpu"), HasSubstr("cuda")));
-  EXPECT_THAT(error_of([&] { cat({c, g}); }),
+  EXPECT_THAT(error_of([&] {
+                cat({c, g});
+              }),
               AllOf(HasSubstr("cat"), HasSubstr("cpu"), HasSubstr("cuda")));
 }
 
 TEST(Errors, ItemOfManyElements) {
-  EXPECT_THAT(error_of([&] { zeros({2, 3}).item<float>(); }),
+  EXPECT_THAT(error_of([&] {
+                zeros({2, 3}).item<float>();
+              }),
               AllOf(HasSubstr("item"), AnyOf(HasSubstr("[2, 3]"), HasSubstr("6"))));
   EXPECT_THAT(error_of([&] { zeros({0}).item<float>(); }), HasSubstr("item"));
   EXPECT_THAT(error_of([&] { zeros({2}).item(); }), HasSubstr("item"));
 }
 
 TEST(Errors, FromBlobNull) {
-  EXPECT_THAT(error_of([&] { from_blob(nullptr, {2, 3}); }),
+  EXPECT_THAT(error_of([&] {
+                from_blob(nullptr, {2, 3});
+              }),
               AllOf(HasSubstr("from_blob"), HasSubstr("null")));
 }
 
@@ -247,13 +293,19 @@ TEST(Errors, DataPtrTypeMismatch) {
 }
 
 TEST(Errors, ShapeMismatchInJoins) {
-  EXPECT_THAT(error_of([&] { cat({zeros({2, 3}), zeros({3, 4})}, 0); }),
+  EXPECT_THAT(error_of([&] {
+                cat({zeros({2, 3}), zeros({3, 4})}, 0);
+              }),
               AllOf(HasSubstr("cat"), HasSubstr("[2, 3]"), HasSubstr("[3, 4]")));
   EXPECT_THAT(error_of([&] { cat({zeros({2, 3}), zeros({3})}); }), HasSubstr("cat"));
   EXPECT_THAT(error_of([&] { cat(std::vector<Tensor>{}); }), HasSubstr("cat"));
-  EXPECT_THAT(error_of([&] { stack({zeros({2, 3}), zeros({3, 2})}); }),
+  EXPECT_THAT(error_of([&] {
+                stack({zeros({2, 3}), zeros({3, 2})});
+              }),
               AllOf(HasSubstr("stack"), HasSubstr("[2, 3]"), HasSubstr("[3, 2]")));
-  EXPECT_THAT(error_of([&] { zeros({2, 3}).expand({4, 3}); }),
+  EXPECT_THAT(error_of([&] {
+                zeros({2, 3}).expand({4, 3});
+              }),
               AllOf(HasSubstr("expand"), HasSubstr("[2, 3]"), HasSubstr("[4, 3]")));
   EXPECT_THAT(error_of([&] { zeros({2, 3}).expand({3}); }), HasSubstr("expand"));
 }
@@ -291,7 +343,10 @@ TEST(Errors, EmptyReductions) {
   // max/min/argmax of nothing have no answer (PyTorch raises too)
   EXPECT_THAT(error_of([&] { zeros({0}).max(); }), HasSubstr("max"));
   EXPECT_THAT(error_of([&] { zeros({0}).argmin(); }), HasSubstr("argmin"));
-  EXPECT_THAT(error_of([&] { zeros({0, 3}).max(0); }), AllOf(HasSubstr("max"), HasSubstr("[0, 3]")));
+  EXPECT_THAT(error_of([&] {
+                zeros({0, 3}).max(0);
+              }),
+              AllOf(HasSubstr("max"), HasSubstr("[0, 3]")));
 }
 
 TEST(Errors, MessagesAreCatchableAsRuntimeError) {

@@ -100,8 +100,8 @@ TEST(Stack, NewDimAnywhere) {
           parts[static_cast<size_t>(p)].v[static_cast<size_t>(ref::ravel(idx, s))];
     }
     int64_t ndim = rep % 2 ? dim - static_cast<int64_t>(s.size()) - 1 : dim;
-    SCOPED_TRACE(ref::name(dt) + " stack " + ref::str(s) + " x" + std::to_string(count) +
-                 " dim " + std::to_string(ndim));
+    SCOPED_TRACE(ref::name(dt) + " stack " + ref::str(s) + " x" + std::to_string(count) + " dim " +
+                 std::to_string(ndim));
     EXPECT_TRUE(ref::matches(stack(ts, ndim), dt, os, want));
   }
 }
@@ -127,8 +127,8 @@ TEST(IndexSelect, AnyDimRepeatsAndEmpty) {
     SCOPED_TRACE(ref::name(dt) + ref::str(s) + " dim " + std::to_string(dim) + " index " +
                  ref::str(Shape(idx.v.begin(), idx.v.end())));
     EXPECT_TRUE(ref::matches(index_select(x.t, dim, idx.t), dt, os, want));
-    EXPECT_TRUE(ref::matches(x.t.index_select(dim - static_cast<int64_t>(s.size()), idx.t), dt,
-                             os, want));
+    EXPECT_TRUE(
+        ref::matches(x.t.index_select(dim - static_cast<int64_t>(s.size()), idx.t), dt, os, want));
     // PyTorch also takes int32 indices
     EXPECT_TRUE(ref::matches(index_select(x.t, dim, idx.t.to(kInt32)), dt, os, want));
   }
@@ -199,8 +199,9 @@ TEST(ScatterAdd, AccumulatesRepeatedIndices) {
     view.scatter_add_(dim, idx.t, src.t);
     EXPECT_TRUE(ref::matches(view, dt, s, want, rt, rt));
   }
-  Tensor hist = zeros({3}, kInt64).scatter_add(
-      0, tensor({int64_t(0), int64_t(2), int64_t(2), int64_t(2)}), ones({4}, kInt64));
+  Tensor hist = zeros({3}, kInt64)
+                    .scatter_add(0, tensor({int64_t(0), int64_t(2), int64_t(2), int64_t(2)}),
+                                 ones({4}, kInt64));
   EXPECT_TRUE(ref::matches(hist, kInt64, {3}, {1, 0, 3}));
 }
 

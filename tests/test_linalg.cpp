@@ -97,7 +97,8 @@ TEST(Matmul, AllRanksWithBatchBroadcasting) {
     ScalarType dt = ref::float_dtypes()[static_cast<size_t>(rep % 2)];
     int64_t m = ref::randint(rng, 1, 6), k = ref::randint(rng, 0, 6), n = ref::randint(rng, 1, 6);
     if (rep % 10 == 7) m = 0;
-    int ra = static_cast<int>(ref::randint(rng, 1, 4)), rb = static_cast<int>(ref::randint(rng, 1, 4));
+    int ra = static_cast<int>(ref::randint(rng, 1, 4)),
+        rb = static_cast<int>(ref::randint(rng, 1, 4));
     // batch dims: suffixes of one batch shape with some 1s, so they broadcast
     Shape batch = ref::random_shape(rng, 2, 2, 3, false);
     auto batch_for = [&](int r) {
@@ -160,8 +161,7 @@ TEST(Matmul, LargerShapesAndTransposes) {
                         : ref::make_layout(b.v, b.s, dt, Layout::Stepped);
         Shape os;
         std::vector<double> want = ref_matmul(a, b, &os);
-        EXPECT_TRUE(ref::matches(matmul(a.t, b.t), dt, {m, n}, want, mm_rtol(dt),
-                                 mm_atol(dt, k)))
+        EXPECT_TRUE(ref::matches(matmul(a.t, b.t), dt, {m, n}, want, mm_rtol(dt), mm_atol(dt, k)))
             << ref::name(dt) << " ta " << ta << " tb " << tb;
       }
     }
@@ -185,8 +185,8 @@ TEST(Matmul, Addmm) {
     Shape os;
     std::vector<double> ab = ref_matmul(a, b, &os), want(ab.size());
     for (int64_t f = 0; f < m * n; ++f)
-      want[static_cast<size_t>(f)] =
-          beta * ref::at_broadcast(c.v, ss, ref::unravel(f, {m, n})) + alpha * ab[static_cast<size_t>(f)];
+      want[static_cast<size_t>(f)] = beta * ref::at_broadcast(c.v, ss, ref::unravel(f, {m, n})) +
+                                     alpha * ab[static_cast<size_t>(f)];
     EXPECT_TRUE(ref::matches(addmm(c.t, a.t, b.t, beta, alpha), dt, {m, n}, want, mm_rtol(dt),
                              mm_atol(dt, k)));
     EXPECT_TRUE(ref::matches(c.t.addmm(a.t, b.t, beta, alpha), dt, {m, n}, want, mm_rtol(dt),

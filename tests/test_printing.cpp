@@ -84,19 +84,14 @@ TEST_P(Printing, MatchesPyTorchRepr) {
     EXPECT_EQ(got, replace_all(want, "torch.", ""));
 }
 
-INSTANTIATE_TEST_SUITE_P(PyTorchRepr, Printing,
-                         ::testing::Values("float_1d", "float_integral", "float_2d", "float_3d",
-                                           "float_sci", "float_nonfinite", "float_0d",
-                                           "float_empty", "float_empty_2x0", "float64_1d",
-                                           "int64_2x3", "int64_long", "int32_1d", "uint8_1d",
-                                           "bool_1d", "transposed"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           return info.param;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    PyTorchRepr, Printing,
+    ::testing::Values("float_1d", "float_integral", "float_2d", "float_3d", "float_sci",
+                      "float_nonfinite", "float_0d", "float_empty", "float_empty_2x0", "float64_1d",
+                      "int64_2x3", "int64_long", "int32_1d", "uint8_1d", "bool_1d", "transposed"),
+    [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
-TEST(PrintingMisc, DataFileCoversEveryCase) {
-  EXPECT_EQ(load_cases().size(), 16u);
-}
+TEST(PrintingMisc, DataFileCoversEveryCase) { EXPECT_EQ(load_cases().size(), 16u); }
 
 TEST(PrintingMisc, PrintingDoesNotChangeTheTensor) {
   Tensor t = arange(6, kFloat32).view({2, 3}).t();

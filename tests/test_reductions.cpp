@@ -51,7 +51,8 @@ Shape random_dims(ref::Rng& rng, const Shape& s) {
   Shape d;
   for (int64_t i = 0; i < static_cast<int64_t>(s.size()); ++i)
     if (ref::randint(rng, 0, 1)) d.push_back(i);
-  if (d.empty() && !s.empty()) d.push_back(ref::randint(rng, 0, static_cast<int64_t>(s.size()) - 1));
+  if (d.empty() && !s.empty())
+    d.push_back(ref::randint(rng, 0, static_cast<int64_t>(s.size()) - 1));
   return d;
 }
 
@@ -68,14 +69,17 @@ double kahan_sum(const std::vector<double>& g) {
   for (double x : g) s += x;
   return static_cast<double>(s);
 }
-double mean_of(const std::vector<double>& g) { return kahan_sum(g) / static_cast<double>(g.size()); }
+double mean_of(const std::vector<double>& g) {
+  return kahan_sum(g) / static_cast<double>(g.size());
+}
 double var_of(const std::vector<double>& g, int64_t correction) {
   double m = mean_of(g), ss = 0;
   for (double x : g) ss += (x - m) * (x - m);
   return ss / static_cast<double>(static_cast<int64_t>(g.size()) - correction);
 }
 
-std::vector<double> per_group(const Groups& gr, std::function<double(const std::vector<double>&)> f) {
+std::vector<double> per_group(const Groups& gr,
+                              std::function<double(const std::vector<double>&)> f) {
   std::vector<double> out;
   for (const auto& g : gr.g) out.push_back(f(g));
   return out;
@@ -108,12 +112,14 @@ TEST(Reductions, SumMeanProd) {
       // over everything: a 0-dim result
       EXPECT_TRUE(ref::matches(x.sum(), acc, {}, per_group(whole, kahan_sum), rt, at));
       EXPECT_TRUE(ref::matches(sum(x), acc, {}, per_group(whole, kahan_sum), rt, at));
-      EXPECT_TRUE(ref::matches(x.sum(ndims, keep), acc, gd.shape, per_group(gd, kahan_sum), rt, at));
+      EXPECT_TRUE(
+          ref::matches(x.sum(ndims, keep), acc, gd.shape, per_group(gd, kahan_sum), rt, at));
       EXPECT_TRUE(ref::matches(sum(x, ndims, keep, kFloat64), kFloat64, gd.shape,
                                per_group(gd, kahan_sum), 1e-12, 1e-11));
       if (fl) {
         EXPECT_TRUE(ref::matches(x.mean(), dt, {}, per_group(whole, mean_of), rt, at));
-        EXPECT_TRUE(ref::matches(mean(x, ndims, keep), dt, gd.shape, per_group(gd, mean_of), rt, at));
+        EXPECT_TRUE(
+            ref::matches(mean(x, ndims, keep), dt, gd.shape, per_group(gd, mean_of), rt, at));
       }
       EXPECT_TRUE(ref::matches(x.mean(ndims, keep, kFloat64), kFloat64, gd.shape,
                                per_group(gd, mean_of), 1e-12, 1e-11))
@@ -130,8 +136,8 @@ TEST(Reductions, SumMeanProd) {
         for (auto& e : pv) e = ref::cast_to(dt, std::fmod(e, 3));
       Tensor px = ref::make_layout(pv, s, dt, random_layout(rng));
       if (ref::numel(s) <= 40)
-        EXPECT_TRUE(ref::matches(px.prod(), acc, {}, per_group(group(pv, s, all_dims(s), false),
-                                                           prod_of), 1e-5, 1e-5));
+        EXPECT_TRUE(ref::matches(px.prod(), acc, {},
+                                 per_group(group(pv, s, all_dims(s), false), prod_of), 1e-5, 1e-5));
       if (!s.empty()) {
         int64_t d = dims[0];
         Groups g1 = group(pv, s, {d}, keep);
@@ -191,13 +197,14 @@ TEST(Reductions, MaxMinAmaxAmin) {
       EXPECT_TRUE(ref::matches(values, dt, g1.shape, per_group(g1, mn))) << "min(" << nd << ")";
       EXPECT_TRUE(ref::matches(indices, kInt64, g1.shape, per_group(g1, amn)));
       if (args) EXPECT_TRUE(ref::matches(x.argmax(nd, keep), kInt64, g1.shape, per_group(g1, amx)));
-      if (args) EXPECT_TRUE(ref::matches(argmin(x, nd, keep), kInt64, g1.shape, per_group(g1, amn)));
+      if (args)
+        EXPECT_TRUE(ref::matches(argmin(x, nd, keep), kInt64, g1.shape, per_group(g1, amn)));
       Shape dims = random_dims(rng, s);
       Groups gd = group(v, s, dims, keep);
       EXPECT_TRUE(ref::matches(x.amax(dims, keep), dt, gd.shape, per_group(gd, mx)));
-      EXPECT_TRUE(ref::matches(amin(x, maybe_negative(rng, dims, static_cast<int64_t>(s.size())),
-                                    keep),
-                               dt, gd.shape, per_group(gd, mn)));
+      EXPECT_TRUE(
+          ref::matches(amin(x, maybe_negative(rng, dims, static_cast<int64_t>(s.size())), keep), dt,
+                       gd.shape, per_group(gd, mn)));
     }
   }
   // ties: the first index wins (PyTorch documents this for argmax/argmin)
@@ -205,6 +212,39 @@ TEST(Reductions, MaxMinAmaxAmin) {
   EXPECT_EQ(t.argmax().item<int64_t>(), 1);
   EXPECT_EQ(t.argmin().item<int64_t>(), 3);
   EXPECT_EQ(std::get<1>(t.max(0)).item<int64_t>(), 1);
+}
+
+TEST(Reductions, OfBroadcastViews) {
+  // stride-0 inputs: every reduction reads the repeated elements as many times as they appear
+  ref::Rng rng(56);
+  for (int rep = 0; rep < 30; ++rep) {
+    Shape s = ref::random_shape(rng, 1, 4, 5, false);
+    Shape small = s;
+    for (auto& d : small)
+      if (ref::randint(rng, 0, 1)) d = 1;
+    ScalarType dt = ref::float_dtypes()[static_cast<size_t>(rep % 2)];
+    std::vector<double> sv = ref::random_values(rng, ref::numel(small), dt);
+    Tensor x = ref::make(sv, small, dt).expand(s);
+    std::vector<double> v = ref::values(x);  // read through the stride-0 view
+    Shape dims = random_dims(rng, s);
+    bool keep = ref::randint(rng, 0, 1);
+    SCOPED_TRACE(ref::name(dt) + ref::str(small) + " -> " + ref::str(s) + " dims " +
+                 ref::str(dims));
+    Groups gd = group(v, s, dims, keep), whole = group(v, s, all_dims(s), false);
+    auto mx = [](const std::vector<double>& g) { return *std::max_element(g.begin(), g.end()); };
+    EXPECT_TRUE(
+        ref::matches(x.sum(), dt, {}, per_group(whole, kahan_sum), red_rtol(dt), red_atol(dt)));
+    EXPECT_TRUE(ref::matches(x.sum(dims, keep), dt, gd.shape, per_group(gd, kahan_sum),
+                             red_rtol(dt), red_atol(dt)));
+    EXPECT_TRUE(ref::matches(x.mean(dims, keep), dt, gd.shape, per_group(gd, mean_of), red_rtol(dt),
+                             red_atol(dt)));
+    EXPECT_TRUE(ref::matches(x.amax(dims, keep), dt, gd.shape, per_group(gd, mx)));
+    EXPECT_TRUE(ref::matches(
+        x.var(dims, true, keep), dt, gd.shape,
+        per_group(gd, [](const std::vector<double>& g) { return var_of(g, 1); }), 1e-4, 1e-5));
+  }
+  EXPECT_TRUE(
+      ref::matches(tensor({1.0f, 2.0f, 3.0f}).expand({4, 3}).sum({0}), kFloat32, {3}, {4, 8, 12}));
 }
 
 TEST(Reductions, MaxPropagatesNaN) {
@@ -235,8 +275,10 @@ TEST(Reductions, VarStd) {
       double rt = dt == kFloat32 ? 1e-4 : 1e-10, at = dt == kFloat32 ? 1e-5 : 1e-12;
       EXPECT_TRUE(ref::matches(x.var(unbiased), dt, {}, per_group(whole, vf), rt, at));
       EXPECT_TRUE(ref::matches(ember::std(x, unbiased), dt, {}, per_group(whole, sf), rt, at));
-      EXPECT_TRUE(ref::matches(var(x, dims, unbiased, keep), dt, gd.shape, per_group(gd, vf), rt, at));
-      EXPECT_TRUE(ref::matches(x.std(dims, unbiased, keep), dt, gd.shape, per_group(gd, sf), rt, at));
+      EXPECT_TRUE(
+          ref::matches(var(x, dims, unbiased, keep), dt, gd.shape, per_group(gd, vf), rt, at));
+      EXPECT_TRUE(
+          ref::matches(x.std(dims, unbiased, keep), dt, gd.shape, per_group(gd, sf), rt, at));
     }
   }
   // default is unbiased; a single element has no unbiased variance (NaN, as PyTorch)
@@ -352,8 +394,8 @@ TEST(Reductions, LargeInputsParallelPaths) {
   std::vector<double> rowmax;
   for (int64_t i = 0; i < 1024; ++i) rowmax.push_back(1024.0 * i + 1023);
   EXPECT_TRUE(ref::matches(std::get<0>(m.max(1)), kFloat64, {1024}, rowmax));
-  EXPECT_TRUE(ref::matches(std::get<1>(m.t().max(0)), kInt64, {1024},
-                           std::vector<double>(1024, 1023)));
+  EXPECT_TRUE(
+      ref::matches(std::get<1>(m.t().max(0)), kInt64, {1024}, std::vector<double>(1024, 1023)));
 }
 
 }  // namespace

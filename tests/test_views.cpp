@@ -92,8 +92,8 @@ TEST(Views, PermuteTransposeT) {
     std::swap(tperm[static_cast<size_t>(d0)], tperm[static_cast<size_t>(d1)]);
     want = ref_permute(x.v, s, tperm, &os);
     EXPECT_TRUE(ref::matches(x.t.transpose(d0, d1), dt, os, want));
-    EXPECT_TRUE(ref::matches(transpose(x.t, d1 - static_cast<int64_t>(s.size()), d0), dt, os,
-                             want));
+    EXPECT_TRUE(
+        ref::matches(transpose(x.t, d1 - static_cast<int64_t>(s.size()), d0), dt, os, want));
   }
   Tensor m = arange(6).view({2, 3});
   EXPECT_TRUE(ref::matches(m.t(), kInt64, {3, 2}, {0, 3, 1, 4, 2, 5}));
@@ -178,8 +178,7 @@ TEST(Views, ViewReshapeFlatten) {
       fs.push_back(m);
       fs.insert(fs.end(), s.begin() + b + 1, s.end());
       EXPECT_TRUE(ref::matches(c.flatten(a, b), kFloat64, fs, v));
-      EXPECT_TRUE(ref::matches(flatten(c, a - static_cast<int64_t>(s.size()), b), kFloat64, fs,
-                               v));
+      EXPECT_TRUE(ref::matches(flatten(c, a - static_cast<int64_t>(s.size()), b), kFloat64, fs, v));
     }
     EXPECT_TRUE(ref::matches(c.flatten(), kFloat64, {n}, v));
     // reshape of a non-viewable layout copies, with the right values
@@ -258,8 +257,8 @@ TEST(Views, ExpandIsABroadcastView) {
     // an expanded tensor is usable as an op input and by contiguous()
     EXPECT_TRUE(ref::matches(e.contiguous(), kInt64, out, want));
   }
-  EXPECT_TRUE(ref::matches(tensor({1.0f, 2.0f}).expand({3, 2}), kFloat32, {3, 2},
-                           {1, 2, 1, 2, 1, 2}));
+  EXPECT_TRUE(
+      ref::matches(tensor({1.0f, 2.0f}).expand({3, 2}), kFloat32, {3, 2}, {1, 2, 1, 2, 1, 2}));
   EXPECT_TRUE(ref::matches(full({}, 5).expand({2, 2}), kInt64, {2, 2}, {5, 5, 5, 5}));
 }
 
@@ -315,15 +314,15 @@ TEST(Views, ChunkSplitUnbind) {
 
 TEST(Views, WritesThroughViewsReachTheBase) {
   Tensor base = zeros({4, 6});
-  base.slice(1, 1, 6, 2).fill_(1);                       // columns 1, 3, 5
-  base.select(0, 2).copy_(full({6}, 2.0));               // row 2
-  base.t()[0].add_(10);                                  // column 0
-  base.narrow(0, 3, 1).view({2, 3}).mul_(-1);            // row 3 (negates)
+  base.slice(1, 1, 6, 2).fill_(1);                        // columns 1, 3, 5
+  base.select(0, 2).copy_(full({6}, 2.0));                // row 2
+  base.t()[0].add_(10);                                   // column 0
+  base.narrow(0, 3, 1).view({2, 3}).mul_(-1);             // row 3 (negates)
   base.unsqueeze(0).expand({2, 4, 6})[0][0][4].fill_(7);  // one element, via expand
   Tensor row1 = base.chunk(4)[1];
   row1 += 100;  // compound assignment on a view
-  std::vector<double> want = {10,  1,   0,   1,   7,   1,   110, 101, 100, 101, 100, 101,
-                              12,  2,   2,   2,   2,   2,   -10, -1,  0,   -1,  0,   -1};
+  std::vector<double> want = {10, 1, 0, 1, 7, 1, 110, 101, 100, 101, 100, 101,
+                              12, 2, 2, 2, 2, 2, -10, -1,  0,   -1,  0,   -1};
   // row 3 of the base was 10,1,0,1,0,1 before the negation; -0 compares equal to 0
   EXPECT_TRUE(ref::matches(base, kFloat32, {4, 6}, want));
   // a view's write is seen by other views of the same storage
