@@ -259,7 +259,9 @@ void reduce_geometry(Out* out, const T* in, const Geometry& g, double param,
       // One long row: blocks reduced in parallel, then combined in order, so the result
       // does not depend on the number of threads.
       const int64_t nblocks = (N + kBlock - 1) / kBlock;
-      std::vector<Total> partial(nblocks);
+      // Not std::vector<bool>: its packed bits would make the threads' writes race.
+      using Slot = std::conditional_t<std::is_same<Total, bool>::value, uint8_t, Total>;
+      std::vector<Slot> partial(nblocks);
       parallel_range(nblocks, kParallelGrain / kBlock, [&](int64_t b0, int64_t b1) {
         for (int64_t b = b0; b < b1; ++b) {
           partial[b] =
@@ -267,7 +269,7 @@ void reduce_geometry(Out* out, const T* in, const Geometry& g, double param,
         }
       });
       Total total = static_cast<Total>(R::identity());
-      for (Total p : partial) total = R::combine(total, p);
+      for (Slot p : partial) total = R::combine(total, static_cast<Total>(p));
       out[0] = R::project(total, N, param);
       return;
     }

@@ -408,4 +408,42 @@ inline double tol(ScalarType t) {
   return t == ember::kFloat32 ? 2e-6 : t == ember::kFloat64 ? 1e-13 : 0.0;
 }
 
+// ---- operands for elementwise tests ----
+
+// Tolerances for elementwise results computed in dtype, against references in double.
+inline double rtol_for(ScalarType t) {
+  return t == ember::kFloat32 ? 1e-5 : t == ember::kFloat64 ? 1e-12 : 0;
+}
+inline double atol_for(ScalarType t) {
+  return t == ember::kFloat32 ? 1e-6 : t == ember::kFloat64 ? 1e-13 : 0;
+}
+
+inline Layout random_layout(Rng& rng) {
+  return all_layouts()[static_cast<size_t>(randint(rng, 0, 3))];
+}
+
+// An operand with logical shape s: either a random layout of its own values, or (sometimes)
+// a stride-0 expand of a smaller tensor, so broadcast views are inputs too.
+struct Operand {
+  Tensor t;
+  std::vector<double> v;
+  Shape s;
+};
+inline Operand operand(Rng& rng, const Shape& s, ScalarType dt, double lo = -3, double hi = 3) {
+  Operand o{Tensor(), {}, s};
+  if (!s.empty() && randint(rng, 0, 3) == 0) {
+    Shape small = s;
+    small[static_cast<size_t>(randint(rng, 0, static_cast<int64_t>(s.size()) - 1))] = 1;
+    std::vector<double> sv = random_values(rng, numel(small), dt, lo, hi);
+    o.t = make_layout(sv, small, dt, random_layout(rng)).expand(s);
+    o.v.resize(static_cast<size_t>(numel(s)));
+    for (int64_t k = 0; k < numel(s); ++k)
+      o.v[static_cast<size_t>(k)] = at_broadcast(sv, small, unravel(k, s));
+    return o;
+  }
+  o.v = random_values(rng, numel(s), dt, lo, hi);
+  o.t = make_layout(o.v, s, dt, random_layout(rng));
+  return o;
+}
+
 }  // namespace ref

@@ -80,8 +80,9 @@ TEST_P(Printing, MatchesPyTorchRepr) {
   std::string got = rtrim(os.str()), want = rtrim(it->second);
   // ember names its dtypes as PyTorch does, without PyTorch's module prefix ("dtype=float64"
   // or "dtype=ember.float64" for PyTorch's "dtype=torch.float64")
-  if (got != want && got != replace_all(want, "torch.", "ember."))
+  if (got != want && got != replace_all(want, "torch.", "ember.")) {
     EXPECT_EQ(got, replace_all(want, "torch.", ""));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(

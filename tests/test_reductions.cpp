@@ -135,9 +135,10 @@ TEST(Reductions, SumMeanProd) {
       if (!fl)
         for (auto& e : pv) e = ref::cast_to(dt, std::fmod(e, 3));
       Tensor px = ref::make_layout(pv, s, dt, random_layout(rng));
-      if (ref::numel(s) <= 40)
+      if (ref::numel(s) <= 40) {
         EXPECT_TRUE(ref::matches(px.prod(), acc, {},
                                  per_group(group(pv, s, all_dims(s), false), prod_of), 1e-5, 1e-5));
+      }
       if (!s.empty()) {
         int64_t d = dims[0];
         Groups g1 = group(pv, s, {d}, keep);
@@ -183,8 +184,12 @@ TEST(Reductions, MaxMinAmaxAmin) {
       EXPECT_TRUE(ref::matches(x.max(), dt, {}, per_group(whole, mx)));
       EXPECT_TRUE(ref::matches(min(x), dt, {}, per_group(whole, mn)));
       bool args = dt != kBool;  // PyTorch: argmax/argmin do not take bool input
-      if (args) EXPECT_TRUE(ref::matches(x.argmax(), kInt64, {}, per_group(whole, amx)));
-      if (args) EXPECT_TRUE(ref::matches(argmin(x), kInt64, {}, per_group(whole, amn)));
+      if (args) {
+        EXPECT_TRUE(ref::matches(x.argmax(), kInt64, {}, per_group(whole, amx)));
+      }
+      if (args) {
+        EXPECT_TRUE(ref::matches(argmin(x), kInt64, {}, per_group(whole, amn)));
+      }
       if (s.empty()) continue;
       int64_t d = ref::randint(rng, 0, static_cast<int64_t>(s.size()) - 1);
       int64_t nd = rep % 2 ? d - static_cast<int64_t>(s.size()) : d;
@@ -196,9 +201,12 @@ TEST(Reductions, MaxMinAmaxAmin) {
       std::tie(values, indices) = min(x, nd, keep);
       EXPECT_TRUE(ref::matches(values, dt, g1.shape, per_group(g1, mn))) << "min(" << nd << ")";
       EXPECT_TRUE(ref::matches(indices, kInt64, g1.shape, per_group(g1, amn)));
-      if (args) EXPECT_TRUE(ref::matches(x.argmax(nd, keep), kInt64, g1.shape, per_group(g1, amx)));
-      if (args)
+      if (args) {
+        EXPECT_TRUE(ref::matches(x.argmax(nd, keep), kInt64, g1.shape, per_group(g1, amx)));
+      }
+      if (args) {
         EXPECT_TRUE(ref::matches(argmin(x, nd, keep), kInt64, g1.shape, per_group(g1, amn)));
+      }
       Shape dims = random_dims(rng, s);
       Groups gd = group(v, s, dims, keep);
       EXPECT_TRUE(ref::matches(x.amax(dims, keep), dt, gd.shape, per_group(gd, mx)));

@@ -79,7 +79,9 @@ TEST(TensorCore, ContiguousCopiesOnlyWhenNeeded) {
         EXPECT_TRUE(c.is_contiguous());
         EXPECT_TRUE(ref::matches(c, dt, s, v));
         EXPECT_EQ(ref::to_vector<double>(c.to(kFloat64)), v);
-        if (x.is_contiguous()) EXPECT_TRUE(c.is_same(x)) << "contiguous() of contiguous is self";
+        if (x.is_contiguous()) {
+          EXPECT_TRUE(c.is_same(x)) << "contiguous() of contiguous is self";
+        }
       }
     }
   }

@@ -139,7 +139,9 @@ TEST(Views, SliceNarrowSelectIndex) {
       os.erase(os.begin() + dim);
       EXPECT_TRUE(ref::matches(x.t.select(dim, idx), kFloat32, os, want)) << "select";
       EXPECT_TRUE(ref::matches(select(x.t, dim, idx), kFloat32, os, want));
-      if (dim == 0) EXPECT_TRUE(ref::matches(x.t[idx], kFloat32, os, want)) << "operator[]";
+      if (dim == 0) {
+        EXPECT_TRUE(ref::matches(x.t[idx], kFloat32, os, want)) << "operator[]";
+      }
     }
   }
   Tensor m = arange(12).view({3, 4});
@@ -245,8 +247,9 @@ TEST(Views, ExpandIsABroadcastView) {
     EXPECT_TRUE(ref::matches(e, kInt64, out, want));
     EXPECT_TRUE(shares_storage(e, x.t));
     for (size_t d = 0; d < out.size(); ++d)
-      if (out[d] != 1 && (d < out.size() - s.size() || s[d - (out.size() - s.size())] == 1))
+      if (out[d] != 1 && (d < out.size() - s.size() || s[d - (out.size() - s.size())] == 1)) {
         EXPECT_EQ(e.stride(static_cast<int64_t>(d)), 0) << "a broadcast dim has stride 0";
+      }
     EXPECT_TRUE(ref::matches(x.t.expand_as(zeros(out)), kInt64, out, want));
     // -1 keeps a dim's size
     Shape keep = out;
