@@ -24,9 +24,13 @@ struct Exp {
   T scalar(T x) const {
     return std::exp(x);
   }
+  // Eigen's packet exp clamps its input (double: near -708), so exp(-inf) would come out
+  // as a denormal instead of 0: below the underflow point the answer is exactly 0.
   template <class A>
   auto eigen(const A& x) const {
-    return x.exp();
+    using T = typename A::Scalar;
+    const T underflow = std::is_same<T, double>::value ? T(-745.2) : T(-104.0);
+    return (x < underflow).select(T(0), x.exp());
   }
 };
 struct Log {
