@@ -20,6 +20,14 @@ if grep -q 'libtorch_micro_bench' "$BUILD_DIR/build.ninja" "$BUILD_DIR/Makefile"
 fi
 cmake --build "$BUILD_DIR" -j "$JOBS" --target "${targets[@]}"
 
+# Debian's LibTorch takes its SGEMM from libblas.so.3: with the reference BLAS (the default
+# when nothing else is installed) LibTorch's matmul is ~40x slower than with OpenBLAS.
+if [ -x "$BUILD_DIR/benchmarks/libtorch_micro_bench" ] &&
+  ldd "$BUILD_DIR/benchmarks/libtorch_micro_bench" | grep -q 'libblas.so.3' &&
+  ! readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 | grep -qi openblas; then
+  echo "warning: LibTorch uses the reference BLAS; apt-get install libopenblas0-pthread" >&2
+fi
+
 programs=(ember:"$BUILD_DIR/benchmarks/micro_bench")
 [ -x "$BUILD_DIR/benchmarks/libtorch_micro_bench" ] &&
   programs+=(libtorch:"$BUILD_DIR/benchmarks/libtorch_micro_bench")

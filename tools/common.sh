@@ -1,10 +1,35 @@
-# Shared helpers for tools/*.sh (sourced, not run): repo root, job count, cmake generator.
-# Ninja when present (faster no-op rebuilds), but never switch an existing build's generator.
+# Shared helpers for tools/*.sh (sourced, not run): repo root, job count, cmake generator,
+# and installing missing Debian packages.
 
 EMBER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="${JOBS:-$(nproc)}"
 
-# ember_configure BUILD_DIR [cmake args...]
+# What building and testing ember needs from Debian 12 (CUDA is optional and not from here).
+EMBER_BUILD_PACKAGES=(cmake g++ ninja-build libeigen3-dev libgtest-dev libgmock-dev
+  libbenchmark-dev zlib1g-dev nlohmann-json3-dev libcli11-dev)
+
+log() { printf '\n== %s\n' "$*"; }
+
+# ember_install_missing PACKAGE...: apt-get installs only those not installed yet (sudo when
+# not root), so that on a prepared machine this costs one dpkg-query per package.
+ember_install_missing() {
+  command -v dpkg-query >/dev/null 2>&1 || return 0  # not Debian: the user installs by hand
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+      missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing ${missing[*]}"
+  local sudo=()
+  if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
+  "${sudo[@]}" apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
+}
+
+# ember_configure BUILD_DIR [cmake args...]: Ninja when present (faster no-op rebuilds), but
+# never switches the generator of an existing build folder.
 ember_configure() {
   local dir="$1"
   shift
@@ -12,5 +37,3 @@ ember_configure() {
   if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then gen=(-G Ninja); fi
   cmake -S "$EMBER_ROOT" -B "$dir" "${gen[@]}" "$@"
 }
-
-log() { printf '\n== %s\n' "$*"; }

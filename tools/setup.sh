@@ -5,20 +5,8 @@ set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$EMBER_ROOT"
 
-PACKAGES=(cmake g++ ninja-build libeigen3-dev libgtest-dev libgmock-dev libbenchmark-dev
-  zlib1g-dev nlohmann-json3-dev libcli11-dev dataset-fashion-mnist)
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  log "installing ${missing[*]}"
-  SUDO=()
-  if [ "$(id -u)" != 0 ]; then SUDO=(sudo); fi
-  "${SUDO[@]}" apt-get update -q
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    "${missing[@]}"
-fi
+# The data set is for the examples that train on Fashion-MNIST.
+ember_install_missing "${EMBER_BUILD_PACKAGES[@]}" dataset-fashion-mnist
 
 log "configuring build/ (CUDA is used when nvcc is found)"
 ember_configure build -DCMAKE_BUILD_TYPE=Release
