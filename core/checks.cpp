@@ -185,4 +185,9 @@ StridedGeometry collapse_dims(IntArrayRef sizes, const IntArrayRef* strides, int
   return g;
 }
 
+Tensor restride(const Tensor& t, IntArrayRef sizes, IntArrayRef strides) {
+  return Tensor(std::make_shared<TensorImpl>(t.impl()->storage(), t.dtype(), sizes, strides,
+                                             t.storage_offset()));
+}
+
 }  // namespace ember

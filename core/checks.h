@@ -29,6 +29,10 @@ ScalarType result_type(const Tensor& a, const Scalar& b);
 // Shape as "[2, 3]".
 std::string shape_str(IntArrayRef sizes);
 
+// A new view of t's storage with the given geometry and t's offset, without the bounds
+// checks of as_strided: for front-ends that build a geometry they know is valid.
+Tensor restride(const Tensor& t, IntArrayRef sizes, IntArrayRef strides);
+
 // A new contiguous tensor on device (no autograd).
 Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device);
 

@@ -11,12 +11,6 @@
 namespace ember {
 namespace {
 
-// A new view of t's storage with the given geometry (no checks: callers build valid ones).
-Tensor restride(const Tensor& t, IntArrayRef sizes, IntArrayRef strides) {
-  return Tensor(std::make_shared<TensorImpl>(t.impl()->storage(), t.dtype(), sizes, strides,
-                                             t.storage_offset()));
-}
-
 // The view of a contiguous result with another shape of the same numel.
 Tensor reshape_contiguous(const Tensor& t, IntArrayRef sizes) {
   return restride(t, sizes, contiguous_strides(sizes));

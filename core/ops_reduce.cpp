@@ -13,12 +13,6 @@
 namespace ember {
 namespace {
 
-// A new view of t's storage with the given geometry (no checks: callers build valid ones).
-Tensor restride(const Tensor& t, IntArrayRef sizes, IntArrayRef strides) {
-  return Tensor(std::make_shared<TensorImpl>(t.impl()->storage(), t.dtype(), sizes, strides,
-                                             t.storage_offset()));
-}
-
 // A 0-dim tensor seen as [1], so that kernels always get at least one dim to reduce.
 Tensor as_1d(const Tensor& t) {
   const int64_t one = 1;
