@@ -14,6 +14,20 @@ namespace ember {
 
 namespace {
 
+// Elements of storage a (sizes, strides) geometry spans: 0 when any size is 0, else one
+// past the furthest element. Negative strides are an error naming op.
+int64_t storage_extent(const char* op, IntArrayRef sizes, IntArrayRef strides) {
+  bool empty = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    EMBER_CHECK(strides[i] >= 0, op, ": negative stride ", strides[i], " in ", strides);
+    empty = empty || sizes[i] == 0;
+  }
+  if (empty) return 0;
+  int64_t extent = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
+  return extent;
+}
+
 inline void check_sizes(const char* op, IntArrayRef sizes) {
   for (int64_t s : sizes) {
     if (__builtin_expect(s < 0, 0)) EMBER_THROW(op, ": negative dimension ", s, " in size ", sizes);
@@ -92,14 +106,7 @@ Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, const TensorOptions
   EMBER_CHECK(sizes.size() == strides.size(), "empty_strided: sizes ", sizes, " and strides ",
               strides, " differ in length");
   // Storage for the farthest element the strides reach.
-  int64_t extent = 1;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    EMBER_CHECK(strides[i] >= 0, "empty_strided: negative stride ", strides[i], " in ", strides);
-    if (sizes[i] == 0) extent = 0;
-  }
-  if (extent != 0) {
-    for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
-  }
+  const int64_t extent = storage_extent("empty_strided", sizes, strides);
   ScalarType dtype = options.dtype();
   Storage storage =
       make_storage(static_cast<size_t>(extent) * element_size(dtype), options.device());
@@ -348,14 +355,7 @@ Tensor wrap_blob(void* data, IntArrayRef sizes, IntArrayRef strides, void (*dele
   EMBER_CHECK(sizes.size() == strides.size(), "from_blob: sizes ", sizes, " and strides ", strides,
               " differ in length");
   init_backends();  // kernels must be there even if no tensor was allocated yet
-  int64_t extent = 1;
-  for (size_t i = 0; i < sizes.size(); ++i) {
-    EMBER_CHECK(strides[i] >= 0, "from_blob: negative stride ", strides[i], " in ", strides);
-    if (sizes[i] == 0) extent = 0;
-  }
-  if (extent != 0) {
-    for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
-  }
+  const int64_t extent = storage_extent("from_blob", sizes, strides);
   Device device = options.device();
   if (device.is_cuda() && !device.has_index()) device = Device(kCUDA, cuda::current_device());
   DataPtr dp;

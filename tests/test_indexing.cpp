@@ -8,19 +8,12 @@
 
 using namespace ember;
 using ref::Layout;
+using ref::Operand;
+using ref::random_layout;
 using ref::Shape;
 
 namespace {
 
-Layout random_layout(ref::Rng& rng) {
-  return ref::all_layouts()[static_cast<size_t>(ref::randint(rng, 0, 3))];
-}
-
-struct Operand {
-  Tensor t;
-  std::vector<double> v;
-  Shape s;
-};
 Operand operand(ref::Rng& rng, const Shape& s, ScalarType dt) {
   Operand o{Tensor(), ref::random_values(rng, ref::numel(s), dt), s};
   o.t = ref::make_layout(o.v, s, dt, random_layout(rng));

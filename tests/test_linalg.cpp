@@ -10,19 +10,11 @@
 
 using namespace ember;
 using ref::Layout;
+using ref::Operand;
+using ref::random_layout;
 using ref::Shape;
 
 namespace {
-
-Layout random_layout(ref::Rng& rng) {
-  return ref::all_layouts()[static_cast<size_t>(ref::randint(rng, 0, 3))];
-}
-
-struct Operand {
-  Tensor t;
-  std::vector<double> v;
-  Shape s;
-};
 
 // Random values in a random layout; for 2+ dims, sometimes a transpose of the last two dims
 // of a contiguous tensor (the BLAS "transposed operand" case), or a stride-0 batch dim.
