@@ -2,6 +2,7 @@
 // Users write `#include <ember/ember.h>` and link ember::ember.
 #pragma once
 
+#include <ember/autograd/autograd.h>
 #include <ember/core/array_ref.h>
 #include <ember/core/device.h>
 #include <ember/core/dtype.h>

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include <ember/autograd/grad_elementwise.h>
+#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
@@ -249,6 +251,7 @@ void check_mask(const char* op, const Tensor& self, const Tensor& mask) {
 // ---- binary arithmetic ----
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  if (autograd::should_record(a, b)) return autograd::recorded::add(a, b, alpha);
   if (!is_one(alpha)) {
     check_alpha("add", result_type(a, b), alpha);
     return binary_promote<Op::add>("add", a, mul(b, alpha));
@@ -281,7 +284,10 @@ Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
   return scalar_op<Op::add_scalar>(a, scalar_neg(is_one(alpha) ? b : scalar_mul(b, alpha)), dt, dt);
 }
 
-Tensor mul(const Tensor& a, const Tensor& b) { return binary_promote<Op::mul>("mul", a, b); }
+Tensor mul(const Tensor& a, const Tensor& b) {
+  if (autograd::should_record(a, b)) return autograd::recorded::mul(a, b);
+  return binary_promote<Op::mul>("mul", a, b);
+}
 
 Tensor mul(const Tensor& a, const Scalar& b) {
   const ScalarType dt = scalar_result(a.dtype(), b);

@@ -5,6 +5,8 @@
 #include <memory>
 #include <tuple>
 
+#include <ember/autograd/grad_mode.h>
+#include <ember/autograd/grad_reduce.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
@@ -175,9 +177,11 @@ Tensor logical_reduce(const char* name, const Tensor& t, IntArrayRef dim, bool k
 
 // ---- Tensor methods ----
 Tensor Tensor::sum(std::optional<ScalarType> dtype) const {
+  if (autograd::should_record(*this)) return autograd::recorded::sum(*this, {}, false, dtype);
   return sum_impl(*this, {}, false, dtype);
 }
 Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  if (autograd::should_record(*this)) return autograd::recorded::sum(*this, dim, keepdim, dtype);
   return sum_impl(*this, dim, keepdim, dtype);
 }
 Tensor Tensor::mean(std::optional<ScalarType> dtype) const {

@@ -143,17 +143,6 @@ EMBER_INSTANTIATE(uint8_t)
 EMBER_INSTANTIATE(bool)
 #undef EMBER_INSTANTIATE
 
-// ---- autograd flags ----
-
-Tensor& Tensor::requires_grad_(bool r) {
-  EMBER_CHECK(defined(), "requires_grad_: the tensor is undefined");
-  EMBER_CHECK(!r || is_floating_point(),
-              "requires_grad_: only floating-point tensors can require gradients, got dtype ",
-              dtype());
-  impl_->set_requires_grad(r);
-  return *this;
-}
-
 // ---- copies ----
 
 Tensor Tensor::contiguous() const {

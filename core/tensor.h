@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -21,7 +23,11 @@
 
 namespace ember {
 
+namespace autograd {
 struct AutogradMeta;  // defined by autograd/; core only holds the pointer
+class Node;
+}  // namespace autograd
+using autograd::AutogradMeta;
 
 class TensorImpl {
  public:
@@ -153,9 +159,41 @@ class Tensor {
   Tensor toType(ScalarType dtype) const { return to(dtype); }
   Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
 
-  // ---- autograd flags (the engine arrives with the autograd issue) ----
+  // ---- autograd (defined in autograd/) ----
   bool requires_grad() const { return impl_->requires_grad(); }
+  // Only floating-point tensors can require grad; only leaves can stop requiring it.
   Tensor& requires_grad_(bool r = true);
+  Tensor& set_requires_grad(bool r) { return requires_grad_(r); }
+  // The accumulated gradient of a leaf (or of a tensor that called retain_grad());
+  // undefined until a backward pass reaches it.
+  const Tensor& grad() const;
+  Tensor& mutable_grad() const;
+  // Accumulates the gradients of this tensor into the leaves' grad(). `gradient` may be
+  // left out for a one-element tensor; retain_graph defaults to create_graph.
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
+  // The node that made this tensor (null for leaves): grad_fn()->name() is "MulBackward0".
+  const std::shared_ptr<autograd::Node>& grad_fn() const;
+  bool is_leaf() const;
+  uint32_t output_nr() const;
+  int64_t _version() const;  // the storage's version counter, bumped by in-place ops
+  void retain_grad() const;
+  bool retains_grad() const;
+  // hook(grad) runs when this tensor's gradient is computed; returning a defined
+  // Tensor replaces the gradient. Returns a handle for remove_hook.
+  template <class F>
+  unsigned register_hook(F&& hook) const {
+    if constexpr (std::is_void_v<std::invoke_result_t<F&, const Tensor&>>) {
+      return register_hook_impl([h = std::forward<F>(hook)](const Tensor& g) mutable {
+        h(g);
+        return Tensor();
+      });
+    } else {
+      return register_hook_impl(std::function<Tensor(const Tensor&)>(std::forward<F>(hook)));
+    }
+  }
+  void remove_hook(unsigned handle) const;
+  Tensor data() const { return detach(); }  // the values without history
 
   // ---- elementwise math ----
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
@@ -280,6 +318,7 @@ class Tensor {
   Tensor& operator/=(const Scalar& o) { return div_(o); }
 
  private:
+  unsigned register_hook_impl(std::function<Tensor(const Tensor&)> hook) const;
   std::shared_ptr<TensorImpl> impl_;
 };
 

@@ -1,0 +1,3 @@
+// gradcheck / gradgradcheck: analytic gradients against float64 central differences.
+#pragma once
+#include <ember/autograd/node.h>
