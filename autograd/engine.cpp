@@ -190,7 +190,7 @@ tensor_list Engine::execute(const std::vector<Edge>& roots, const tensor_list& r
       tensor_list outs;
       if (any) {
         // Slots nothing arrived at count as zeros (PyTorch materializes them too).
-        for (size_t i = 0; i < grads.size(); ++i) {
+        for (size_t i = 0; i < grads.size() && n->materialize_grads(); ++i) {
           if (!grads[i].defined()) {
             const InputMeta& m = n->input_meta(i);
             grads[i] = zeros(m.sizes, TensorOptions().dtype(m.dtype).device(m.device));

@@ -13,16 +13,22 @@ namespace ember::autograd {
 namespace {
 std::atomic<uint64_t> g_sequence_nr{0};
 std::atomic<unsigned> g_hook_id{0};
+std::atomic<int64_t> g_live_nodes{0};
 }  // namespace
 
 // ---- Node ----
 
-Node::Node() : sequence_nr_(g_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
+Node::Node() : sequence_nr_(g_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {
+  g_live_nodes.fetch_add(1, std::memory_order_relaxed);
+}
+
+int64_t live_node_count() { return g_live_nodes.load(std::memory_order_relaxed); }
 
 // A graph of 100,000 nodes would overflow the stack if each destructor destroyed the
 // next one recursively: the nodes this one frees last are queued and freed by a loop in
 // the outermost destructor instead.
 Node::~Node() {
+  g_live_nodes.fetch_sub(1, std::memory_order_relaxed);
   thread_local std::vector<std::shared_ptr<Node>> pending;
   thread_local bool draining = false;
   for (Edge& e : next_edges_) {

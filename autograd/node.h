@@ -55,6 +55,8 @@ class Node : public std::enable_shared_from_this<Node> {
   virtual void release_variables() {}
   // False when the backward rule is not itself recorded (no double backward).
   virtual bool supports_double_backward() const { return true; }
+  // False: slots that got no gradient reach apply() undefined instead of as zeros.
+  virtual bool materialize_grads() const { return true; }
   // View ops mark their nodes; in-place ops on their outputs are refused.
   virtual bool is_view() const { return false; }
 
@@ -148,5 +150,8 @@ Edge gradient_edge(const Tensor& t);
 void set_history(const Tensor& t, const std::shared_ptr<Node>& fn);
 // A fresh handle to t's data and geometry with no autograd state.
 Tensor shallow_alias(const Tensor& t);
+
+// Nodes alive now, in this process (for leak tests and debugging).
+int64_t live_node_count();
 
 }  // namespace ember::autograd

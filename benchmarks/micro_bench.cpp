@@ -21,6 +21,18 @@ void tiny_add_8(benchmark::State& state) {
 }
 BENCHMARK(tiny_add_8);
 
+// `(w * x).sum().backward()` on 8 floats: recording two nodes and running the backward
+// (the host cost of autograd; the gradient accumulates into w.grad() in place).
+void backward_8(benchmark::State& state) {
+  Tensor w = ember::randn({8}, ember::requires_grad());
+  Tensor x = ember::randn({8});
+  for (auto _ : state) {
+    (w * x).sum().backward();
+  }
+  benchmark::DoNotOptimize(w.grad().data_ptr());
+}
+BENCHMARK(backward_8);
+
 // c = a + b: reads 2 and writes 1 tensor of 16M floats (bytes/s counts all three).
 void add_16M(benchmark::State& state) {
   Tensor a = ember::randn({kBig}), b = ember::randn({kBig});

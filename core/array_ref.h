@@ -134,6 +134,7 @@ class DimVector {
   const int64_t* begin() const { return data(); }
   const int64_t* end() const { return data() + size_; }
   int64_t back() const { return data()[size_ - 1]; }
+  int64_t& back() { return data()[size_ - 1]; }
   operator IntArrayRef() const { return IntArrayRef(data(), size_); }  // NOLINT
   std::vector<int64_t> vec() const { return std::vector<int64_t>(begin(), end()); }
 

@@ -260,6 +260,7 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 }
 
 Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  if (autograd::should_record(a)) return autograd::recorded::add(a, b, alpha);
   const ScalarType dt = scalar_result(a.dtype(), b);
   if (__builtin_expect(!is_one(alpha), 0)) {
     check_alpha("add", dt, alpha);
@@ -269,6 +270,7 @@ Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
 }
 
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  if (autograd::should_record(a, b)) return autograd::recorded::sub(a, b, alpha);
   check_no_bool_sub("sub", a.dtype() == kBool || b.dtype() == kBool);
   if (!is_one(alpha)) {
     check_alpha("sub", result_type(a, b), alpha);
@@ -278,6 +280,7 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 }
 
 Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  if (autograd::should_record(a)) return autograd::recorded::sub(a, b, alpha);
   check_no_bool_sub("sub", a.dtype() == kBool || b.isBoolean());
   const ScalarType dt = scalar_result(a.dtype(), b);
   check_alpha("sub", dt, alpha);
@@ -290,26 +293,31 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 }
 
 Tensor mul(const Tensor& a, const Scalar& b) {
+  if (autograd::should_record(a)) return autograd::recorded::mul(a, b);
   const ScalarType dt = scalar_result(a.dtype(), b);
   return scalar_op<Op::mul_scalar>(a, b, dt, dt);
 }
 
 Tensor div(const Tensor& a, const Tensor& b) {
+  if (autograd::should_record(a, b)) return autograd::recorded::div(a, b);
   const ScalarType dt = true_div_type(result_type(a, b));
   return binary<Op::div>("div", a, b, dt, dt);
 }
 
 Tensor div(const Tensor& a, const Scalar& b) {
+  if (autograd::should_record(a)) return autograd::recorded::div(a, b);
   const ScalarType dt = true_div_type(scalar_result(a.dtype(), b));
   return scalar_op<Op::div_scalar>(a, b, dt, dt);
 }
 
 // pow keeps integer dtypes (2 ** 3 == 8 as int64), as PyTorch does.
 Tensor pow(const Tensor& a, const Tensor& exponent) {
+  if (autograd::should_record(a, exponent)) return autograd::recorded::pow(a, exponent);
   return binary_promote<Op::pow>("pow", a, exponent);
 }
 
 Tensor pow(const Tensor& a, const Scalar& exponent) {
+  if (autograd::should_record(a)) return autograd::recorded::pow(a, exponent);
   const ScalarType dt = scalar_result(a.dtype(), exponent);
   EMBER_CHECK(is_floating_point(dt) || exponent.isBoolean() || exponent.toLong() >= 0,
               "pow: integers to negative integer powers are not allowed (", dtype_name(dt),
@@ -318,37 +326,77 @@ Tensor pow(const Tensor& a, const Scalar& exponent) {
 }
 
 Tensor pow(const Scalar& base, const Tensor& exponent) {
+  if (autograd::should_record(exponent)) return autograd::recorded::pow(base, exponent);
   const ScalarType dt = scalar_result(exponent.dtype(), base);
   return scalar_op<Op::rpow_scalar>(exponent, base, dt, dt);
 }
 
 Tensor maximum(const Tensor& a, const Tensor& b) {
+  if (autograd::should_record(a, b)) return autograd::recorded::maximum(a, b);
   return binary_promote<Op::maximum>("maximum", a, b);
 }
 Tensor minimum(const Tensor& a, const Tensor& b) {
+  if (autograd::should_record(a, b)) return autograd::recorded::minimum(a, b);
   return binary_promote<Op::minimum>("minimum", a, b);
 }
 
 // ---- unary ----
 
 Tensor neg(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::neg(t);
   EMBER_CHECK(t.dtype() != kBool,
               "neg: negation of a bool tensor is not supported; to invert a "
               "mask, use logical_not()");
   return unary_same<Op::neg>(t);
 }
-Tensor abs(const Tensor& t) { return unary_same<Op::abs>(t); }
-Tensor relu(const Tensor& t) { return unary_same<Op::relu>(t); }
-Tensor exp(const Tensor& t) { return unary_float<Op::exp>(t); }
-Tensor log(const Tensor& t) { return unary_float<Op::log>(t); }
-Tensor log1p(const Tensor& t) { return unary_float<Op::log1p>(t); }
-Tensor sqrt(const Tensor& t) { return unary_float<Op::sqrt>(t); }
-Tensor rsqrt(const Tensor& t) { return unary_float<Op::rsqrt>(t); }
-Tensor sin(const Tensor& t) { return unary_float<Op::sin>(t); }
-Tensor cos(const Tensor& t) { return unary_float<Op::cos>(t); }
-Tensor tanh(const Tensor& t) { return unary_float<Op::tanh>(t); }
-Tensor sigmoid(const Tensor& t) { return unary_float<Op::sigmoid>(t); }
-Tensor gelu(const Tensor& t) { return unary_float<Op::gelu>(t); }
+Tensor abs(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::abs(t);
+  return unary_same<Op::abs>(t);
+}
+Tensor relu(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::relu(t);
+  return unary_same<Op::relu>(t);
+}
+Tensor exp(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::exp(t);
+  return unary_float<Op::exp>(t);
+}
+Tensor log(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::log(t);
+  return unary_float<Op::log>(t);
+}
+Tensor log1p(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::log1p(t);
+  return unary_float<Op::log1p>(t);
+}
+Tensor sqrt(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::sqrt(t);
+  return unary_float<Op::sqrt>(t);
+}
+Tensor rsqrt(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::rsqrt(t);
+  return unary_float<Op::rsqrt>(t);
+}
+Tensor sin(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::sin(t);
+  return unary_float<Op::sin>(t);
+}
+Tensor cos(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::cos(t);
+  return unary_float<Op::cos>(t);
+}
+Tensor tanh(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::tanh(t);
+  return unary_float<Op::tanh>(t);
+}
+Tensor sigmoid(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::sigmoid(t);
+  return unary_float<Op::sigmoid>(t);
+}
+Tensor gelu(const Tensor& t) {
+  if (autograd::should_record(t)) return autograd::recorded::gelu(t);
+  return unary_float<Op::gelu>(t);
+}
 
 Tensor logical_not(const Tensor& t) {
   Tensor out = empty_on(t.sizes(), kBool, t.device());
@@ -357,6 +405,7 @@ Tensor logical_not(const Tensor& t) {
 }
 
 Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> max) {
+  if (autograd::should_record(t)) return autograd::recorded::clamp(t, min, max);
   const ScalarType dt = clamp_type("clamp", t, min, max);
   return clamp_impl(t, min, max, dt, empty_on(t.sizes(), dt, t.device()));
 }
@@ -386,6 +435,7 @@ Tensor logical_or(const Tensor& a, const Tensor& b) {
 // ---- where, masked_fill ----
 
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
+  if (autograd::should_record(a, b)) return autograd::recorded::where(condition, a, b);
   EMBER_CHECK(condition.dtype() == kBool, "where: expected a bool condition, got ",
               dtype_name(condition.dtype()), " (values ", dtype_name(a.dtype()), " and ",
               dtype_name(b.dtype()), ")");
@@ -409,6 +459,7 @@ Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b) {
 }
 
 Tensor masked_fill(const Tensor& t, const Tensor& mask, const Scalar& value) {
+  if (autograd::should_record(t)) return autograd::recorded::masked_fill(t, mask, value);
   check_mask("masked_fill", t, mask);
   Tensor m = broadcast_to_self("masked_fill", t, mask);
   Tensor out = empty_on(t.sizes(), t.dtype(), t.device());
@@ -499,6 +550,11 @@ Tensor Tensor::logical_not() const { return ember::logical_not(*this); }
 // ---- in place ----
 
 Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
+  if (autograd::should_record(*this, other)) {
+    check_writable("add_", *this);
+    autograd::recorded::add_(*this, other, alpha);
+    return *this;
+  }
   if (!is_one(alpha)) {
     check_alpha("add_", result_type(*this, other), alpha);
     return add_(ember::mul(other, alpha));
@@ -507,6 +563,11 @@ Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
 }
 
 Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
+  if (autograd::should_record(*this)) {
+    check_writable("add_", *this);
+    autograd::recorded::add_(*this, other, alpha);
+    return *this;
+  }
   const ScalarType rt = scalar_result(dtype(), other);
   check_alpha("add_", rt, alpha);
   return inplace_scalar<Op::add_scalar>("add_", *this,
@@ -514,6 +575,11 @@ Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
 }
 
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
+  if (autograd::should_record(*this, other)) {
+    check_writable("sub_", *this);
+    autograd::recorded::sub_(*this, other, alpha);
+    return *this;
+  }
   check_no_bool_sub("sub_", dtype() == kBool || other.dtype() == kBool);
   if (!is_one(alpha)) {
     check_alpha("sub_", result_type(*this, other), alpha);
@@ -523,6 +589,11 @@ Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
 }
 
 Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
+  if (autograd::should_record(*this)) {
+    check_writable("sub_", *this);
+    autograd::recorded::sub_(*this, other, alpha);
+    return *this;
+  }
   check_no_bool_sub("sub_", dtype() == kBool || other.isBoolean());
   const ScalarType rt = scalar_result(dtype(), other);
   check_alpha("sub_", rt, alpha);
@@ -531,23 +602,48 @@ Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
 }
 
 Tensor& Tensor::mul_(const Tensor& other) {
+  if (autograd::should_record(*this, other)) {
+    check_writable("mul_", *this);
+    autograd::recorded::mul_(*this, other);
+    return *this;
+  }
   return inplace_binary<Op::mul>("mul_", *this, other, result_type(*this, other));
 }
 
 Tensor& Tensor::mul_(const Scalar& other) {
+  if (autograd::should_record(*this)) {
+    check_writable("mul_", *this);
+    autograd::recorded::mul_(*this, other);
+    return *this;
+  }
   return inplace_scalar<Op::mul_scalar>("mul_", *this, other, scalar_result(dtype(), other));
 }
 
 Tensor& Tensor::div_(const Tensor& other) {
+  if (autograd::should_record(*this, other)) {
+    check_writable("div_", *this);
+    autograd::recorded::div_(*this, other);
+    return *this;
+  }
   return inplace_binary<Op::div>("div_", *this, other, true_div_type(result_type(*this, other)));
 }
 
 Tensor& Tensor::div_(const Scalar& other) {
+  if (autograd::should_record(*this)) {
+    check_writable("div_", *this);
+    autograd::recorded::div_(*this, other);
+    return *this;
+  }
   return inplace_scalar<Op::div_scalar>("div_", *this, other,
                                         true_div_type(scalar_result(dtype(), other)));
 }
 
 Tensor& Tensor::fill_(const Scalar& value) {
+  if (autograd::should_record(*this)) {
+    check_writable("fill_", *this);
+    autograd::recorded::fill_(*this, value);
+    return *this;
+  }
   check_writable("fill_", *this);
   kernel<Op::fill>(device().type())(*this, value);
   bump(*this);
@@ -557,6 +653,11 @@ Tensor& Tensor::fill_(const Scalar& value) {
 Tensor& Tensor::zero_() { return fill_(0); }
 
 Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+  if (autograd::should_record(*this)) {
+    check_writable("clamp_", *this);
+    autograd::recorded::clamp_(*this, min, max);
+    return *this;
+  }
   const ScalarType dt = clamp_type("clamp_", *this, min, max);
   check_castable("clamp_", dt, dtype());
   check_writable("clamp_", *this);
@@ -566,6 +667,11 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
 }
 
 Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) {
+  if (autograd::should_record(*this)) {
+    check_writable("masked_fill_", *this);
+    autograd::recorded::masked_fill_(*this, mask, value);
+    return *this;
+  }
   check_mask("masked_fill_", *this, mask);
   check_writable("masked_fill_", *this);
   Tensor m = broadcast_to_self("masked_fill_", *this, mask);

@@ -3,6 +3,8 @@
 #include <memory>
 #include <vector>
 
+#include <ember/autograd/grad_index.h>
+#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
@@ -85,16 +87,20 @@ int64_t check_scatter_add(const Tensor& self, int64_t dim, const Tensor& index, 
 
 // ---- softmax ----
 Tensor softmax(const Tensor& t, int64_t dim, std::optional<ScalarType> dtype) {
+  if (autograd::should_record(t)) return autograd::recorded::softmax(t, dim, dtype);
   return softmax_impl<Op::softmax>("softmax", t, dim, dtype);
 }
 Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<ScalarType> dtype) {
+  if (autograd::should_record(t)) return autograd::recorded::log_softmax(t, dim, dtype);
   return softmax_impl<Op::log_softmax>("log_softmax", t, dim, dtype);
 }
 
 // ---- joining ----
+// stack is a composite of public ops (unsqueeze + cat), so autograd records it through them.
 // Inputs of shape [0] are skipped, as PyTorch still does for legacy code.
 Tensor cat(TensorList tensors, int64_t dim) {
   EMBER_CHECK(!tensors.empty(), "cat: expected a non-empty list of tensors");
+  if (autograd::should_record_list(tensors)) return autograd::recorded::cat(tensors, dim);
   const Tensor& first = tensors[0];
   ScalarType dtype = first.dtype();
   int64_t ref = -1;  // the first tensor that takes part; its shape rules the others
@@ -153,6 +159,7 @@ Tensor stack(TensorList tensors, int64_t dim) {
 
 // ---- indexing ----
 Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
+  if (autograd::should_record(t)) return autograd::recorded::index_select(t, dim, index);
   const char* name = "index_select";
   const int64_t d = wrap_dim(name, dim, t.dim());
   EMBER_CHECK(index.dim() <= 1, name, ": index must be 1-D or 0-D, got ", index.sizes());
@@ -173,6 +180,7 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
 }
 
 Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
+  if (autograd::should_record(t)) return autograd::recorded::gather(t, dim, index);
   const char* name = "gather";
   const int64_t d = wrap_dim(name, dim, t.dim());
   EMBER_CHECK(index.dim() == t.dim(), name, ": index ", index.sizes(),
@@ -188,6 +196,7 @@ Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
 }
 
 Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src) {
+  if (autograd::should_record(t, src)) return autograd::recorded::scatter_add(t, dim, index, src);
   Tensor idx;
   const int64_t d = check_scatter_add(t, dim, index, src, &idx);
   Tensor out = t.clone();
@@ -197,6 +206,7 @@ Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tens
   return out;
 }
 
+// Not differentiable: the result is int64 (and indices can't require grad).
 Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   EMBER_CHECK(indices.dtype() == kInt64, "one_hot: expected an int64 index tensor, got ",
               indices.dtype());
@@ -235,6 +245,10 @@ Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) 
   return ember::scatter_add(*this, dim, index, src);
 }
 Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) {
+  if (autograd::should_record(*this, src)) {
+    autograd::recorded::scatter_add_(*this, dim, index, src);
+    return *this;
+  }
   Tensor idx;
   const int64_t d = check_scatter_add(*this, dim, index, src, &idx);
   if (idx.numel() != 0) {

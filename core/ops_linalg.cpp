@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <memory>
 
+#include <ember/autograd/grad_linalg.h>
+#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
@@ -110,6 +112,16 @@ Tensor mm_impl(const char* name, const Tensor& a, const Tensor& b) {
   return mm_checked(a, b);
 }
 
+// matmul's batch dims (all but the last two; a 1-D operand has none) must broadcast.
+void check_batch_broadcast(const Tensor& a, const Tensor& b) {
+  const int64_t na = std::max<int64_t>(a.dim() - 2, 0), nb = std::max<int64_t>(b.dim() - 2, 0);
+  for (int64_t i = 1; i <= std::min(na, nb); ++i) {
+    const int64_t sa = a.sizes()[na - i], sb = b.sizes()[nb - i];
+    EMBER_CHECK(sa == sb || sa == 1 || sb == 1, "matmul: shapes ", a.sizes(), " and ", b.sizes(),
+                " cannot be multiplied (batch dims cannot be broadcast: ", sa, " vs ", sb, ")");
+  }
+}
+
 // matmul with both operands of >= 1 dims and at least one of >= 3: batch dims broadcast,
 // then everything is flattened to one batch dim for bmm.
 Tensor matmul_batched(const Tensor& a, const Tensor& b) {
@@ -163,6 +175,10 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   EMBER_CHECK(da >= 1 && db >= 1, "matmul: both arguments need at least 1 dim, got ", a.sizes(),
               " and ", b.sizes());
   check_inner("matmul", a, b, a.sizes()[da - 1], db == 1 ? b.sizes()[0] : b.sizes()[db - 2]);
+  if (autograd::should_record(a, b)) {
+    check_batch_broadcast(a, b);
+    return autograd::recorded::matmul(a, b);
+  }
   if (da <= 2 && db <= 2) {
     Tensor a2 = da == 1 ? a.unsqueeze(0) : a;  // [1, k]
     Tensor b2 = db == 1 ? b.unsqueeze(1) : b;  // [k, 1]
@@ -176,9 +192,13 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   return matmul_batched(a, b);
 }
 
-Tensor mm(const Tensor& a, const Tensor& b) { return mm_impl("mm", a, b); }
+Tensor mm(const Tensor& a, const Tensor& b) {
+  if (autograd::should_record(a, b)) return autograd::recorded::mm(a, b);
+  return mm_impl("mm", a, b);
+}
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
+  if (autograd::should_record(a, b)) return autograd::recorded::bmm(a, b);
   check_operands("bmm", a, b);
   EMBER_CHECK(a.dim() == 3 && b.dim() == 3, "bmm: expected 3-D tensors, got ", a.sizes(), " and ",
               b.sizes());
@@ -191,6 +211,9 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 // out = beta * self + alpha * (mat1 @ mat2). beta == 0 ignores self's values (NaNs too).
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
              const Scalar& alpha) {
+  if (autograd::should_record(self, mat1, mat2)) {
+    return autograd::recorded::addmm(self, mat1, mat2, beta, alpha);
+  }
   check_operands("addmm", mat1, mat2);
   check_same_device("addmm", self, mat1);
   EMBER_CHECK(self.dtype() == mat1.dtype(), "addmm: expected self to have dtype ", mat1.dtype(),
@@ -235,6 +258,9 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
               " does not match weight of shape ", weight.sizes(), " (", in_features,
               " != ", weight.sizes()[1], ")");
   check_operands("linear", input, weight);
+  if (autograd::should_record(input, weight, bias)) {
+    return autograd::recorded::linear(input, weight, bias);
+  }
   if (input.dim() == 1) {
     Tensor out = matmul(input, weight.t());
     return bias.defined() ? out + bias : out;

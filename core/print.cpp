@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <ember/autograd/node.h>
 #include <ember/core/tensor.h>
 
 namespace ember {
@@ -295,7 +296,11 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
     }
     body = Printer(c).str();
   }
-  if (t.requires_grad()) suffixes.push_back("requires_grad=True");
+  if (const auto& fn = t.grad_fn()) {
+    suffixes.push_back("grad_fn=<" + fn->name() + ">");  // PyTorch's style for non-leaves
+  } else if (t.requires_grad()) {
+    suffixes.push_back("requires_grad=True");
+  }
   return os << add_suffixes("tensor(" + body, suffixes);
 }
 

@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include <ember/autograd/grad_mode.h>
+#include <ember/autograd/grad_views.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/cuda/api.h>
@@ -154,6 +156,7 @@ Tensor Tensor::contiguous() const {
 // kernels prefer row-major anyway).
 Tensor Tensor::clone() const {
   EMBER_CHECK(defined(), "clone: the tensor is undefined");
+  if (autograd::should_record(*this)) return autograd::recorded::clone(*this);
   Tensor out = empty_on(sizes(), dtype(), device());
   if (numel() > 0) kernel<Op::copy>(device().type())(out, *this, false);
   return out;
@@ -177,6 +180,10 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   EMBER_CHECK(defined() && src.defined(), "copy_: the ", defined() ? "source" : "destination",
               " tensor is undefined");
   if (is_same(src)) return *this;
+  if (autograd::should_record(*this, src)) {
+    autograd::recorded::copy_(*this, src, non_blocking);
+    return *this;
+  }
   Tensor s = src;
   if (!src.sizes().equals(sizes())) {
     IntArrayRef ds = sizes(), ss = src.sizes();
@@ -204,6 +211,9 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
 
 Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy) const {
   EMBER_CHECK(defined(), "to: the tensor is undefined");
+  if (autograd::should_record(*this)) {
+    return autograd::recorded::to(*this, device, dtype, non_blocking, copy);
+  }
   Device here = this->device();
   bool same_device;
   if (device.type() != here.type()) {

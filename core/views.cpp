@@ -1,9 +1,12 @@
 // View ops of Tensor (view, reshape, squeeze, transpose, expand, slice, select, split...):
 // each builds a new TensorImpl over the same Storage with new sizes, strides and offset.
+// Under autograd each records its node first (autograd/grad_views.cpp).
 #include <algorithm>
 #include <optional>
 #include <vector>
 
+#include <ember/autograd/grad_mode.h>
+#include <ember/autograd/grad_views.h>
 #include <ember/core/checks.h>
 #include <ember/core/functions.h>
 #include <ember/core/tensor.h>
@@ -99,6 +102,7 @@ void check_not_scalar(const char* op, const Tensor& t) {
 }  // namespace
 
 Tensor Tensor::view(IntArrayRef sizes) const {
+  if (autograd::should_record(*this)) return autograd::recorded::view(*this, sizes);
   DimVector shape = infer_size("view", sizes, numel());
   std::optional<DimVector> st = compute_stride(this->sizes(), strides(), shape);
   EMBER_CHECK(st.has_value(), "view: size ", shape_str(shape),
@@ -110,6 +114,7 @@ Tensor Tensor::view(IntArrayRef sizes) const {
 Tensor Tensor::view_as(const Tensor& other) const { return view(other.sizes()); }
 
 Tensor Tensor::reshape(IntArrayRef sizes) const {
+  if (autograd::should_record(*this)) return autograd::recorded::reshape(*this, sizes);
   DimVector shape = infer_size("reshape", sizes, numel());
   if (std::optional<DimVector> st = compute_stride(this->sizes(), strides(), shape)) {
     return make_view(*this, shape, *st, storage_offset());
@@ -126,7 +131,10 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   const int64_t end = wrap_dim("flatten", end_dim, dim());
   EMBER_CHECK(start <= end, "flatten: start_dim (", start_dim, ") cannot come after end_dim (",
               end_dim, ") for a tensor of shape ", shape_str(sizes()));
-  if (start == end) return make_view(*this, sizes(), strides(), storage_offset());
+  if (start == end) {
+    if (autograd::should_record(*this)) return view(sizes());  // records ViewBackward0
+    return make_view(*this, sizes(), strides(), storage_offset());
+  }
   DimVector shape;
   int64_t merged = 1;
   for (int64_t d = 0; d < dim(); ++d) {
@@ -141,6 +149,7 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
 }
 
 Tensor Tensor::squeeze() const {
+  if (autograd::should_record(*this)) return autograd::recorded::squeeze(*this);
   DimVector shape, st;
   for (int64_t d = 0; d < dim(); ++d) {
     if (sizes()[d] != 1) {
@@ -152,6 +161,7 @@ Tensor Tensor::squeeze() const {
 }
 
 Tensor Tensor::squeeze(int64_t dim) const {
+  if (autograd::should_record(*this)) return autograd::recorded::squeeze(*this, dim);
   const int64_t d = wrap_dim("squeeze", dim, this->dim());
   DimVector shape(sizes()), st(strides());
   if (this->dim() > 0 && shape[d] == 1) {
@@ -162,6 +172,7 @@ Tensor Tensor::squeeze(int64_t dim) const {
 }
 
 Tensor Tensor::unsqueeze(int64_t dim) const {
+  if (autograd::should_record(*this)) return autograd::recorded::unsqueeze(*this, dim);
   const int64_t d = wrap_dim("unsqueeze", dim, this->dim() + 1);
   DimVector shape(sizes()), st(strides());
   // Any stride is valid for a size-1 dim; this one keeps contiguous tensors contiguous.
@@ -172,6 +183,7 @@ Tensor Tensor::unsqueeze(int64_t dim) const {
 }
 
 Tensor Tensor::t() const {
+  if (autograd::should_record(*this)) return autograd::recorded::t(*this);
   EMBER_CHECK(dim() <= 2, "t: expects a tensor with <= 2 dimensions, but got ", dim(),
               " dims (shape ", shape_str(sizes()), "); use transpose or permute");
   if (dim() < 2) return make_view(*this, sizes(), strides(), storage_offset());
@@ -179,6 +191,7 @@ Tensor Tensor::t() const {
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  if (autograd::should_record(*this)) return autograd::recorded::transpose(*this, dim0, dim1);
   const int64_t d0 = wrap_dim("transpose", dim0, dim());
   const int64_t d1 = wrap_dim("transpose", dim1, dim());
   DimVector shape(sizes()), st(strides());
@@ -188,6 +201,7 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
 }
 
 Tensor Tensor::permute(IntArrayRef dims) const {
+  if (autograd::should_record(*this)) return autograd::recorded::permute(*this, dims);
   EMBER_CHECK(static_cast<int64_t>(dims.size()) == dim(), "permute: got ", dims.size(), " dims ",
               shape_str(dims), " for a tensor of ", dim(), " dims (shape ", shape_str(sizes()),
               ")");
@@ -204,6 +218,7 @@ Tensor Tensor::permute(IntArrayRef dims) const {
 }
 
 Tensor Tensor::expand(IntArrayRef sizes) const {
+  if (autograd::should_record(*this)) return autograd::recorded::expand(*this, sizes);
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t old_ndim = dim();
   EMBER_CHECK(ndim >= old_ndim, "expand: the number of sizes provided (", ndim,
@@ -240,6 +255,9 @@ Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes(
 
 Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
                      int64_t step) const {
+  if (autograd::should_record(*this)) {
+    return autograd::recorded::slice(*this, dim, start, end, step);
+  }
   check_not_scalar("slice", *this);
   const int64_t d = wrap_dim("slice", dim, this->dim());
   EMBER_CHECK(step > 0, "slice: step must be positive, got ", step);
@@ -267,12 +285,14 @@ Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
   EMBER_CHECK(length >= 0 && start + length <= size, "narrow: start (", start, ") + length (",
               length, ") exceeds the size ", size, " of dim ", d, " (shape ", shape_str(sizes()),
               ")");
+  if (autograd::should_record(*this)) return slice(d, start, start + length);
   DimVector shape(sizes());
   shape[d] = length;
   return make_view(*this, shape, strides(), storage_offset() + start * strides()[d]);
 }
 
 Tensor Tensor::select(int64_t dim, int64_t index) const {
+  if (autograd::should_record(*this)) return autograd::recorded::select(*this, dim, index);
   check_not_scalar("select", *this);
   const int64_t d = wrap_dim("select", dim, this->dim());
   const int64_t size = sizes()[d];
@@ -331,6 +351,9 @@ std::vector<Tensor> Tensor::unbind(int64_t dim) const {
 
 Tensor Tensor::as_strided(IntArrayRef sizes, IntArrayRef strides,
                           std::optional<int64_t> storage_offset) const {
+  if (autograd::should_record(*this)) {
+    return autograd::recorded::as_strided(*this, sizes, strides, storage_offset);
+  }
   EMBER_CHECK(sizes.size() == strides.size(), "as_strided: sizes ", shape_str(sizes),
               " and strides ", shape_str(strides), " have different lengths");
   const int64_t offset = storage_offset.value_or(this->storage_offset());

@@ -60,7 +60,7 @@ awk '
       ns = row["real_time"] * (tu == "ns" ? 1 : tu == "us" ? 1e3 : tu == "ms" ? 1e6 : 1e9)
       if (name ~ /^(add|sum)_/) v = row["bytes_per_second"] / 1e9
       else if (name ~ /^sgemm/) v = row["FLOPS"] / 1e9
-      else if (name ~ /^tiny/) v = ns
+      else if (name ~ /^(tiny|backward)/) v = ns
       else v = ns / 1e3
       n = ++count[impl, name]; val[impl, name, n] = v
     }
@@ -74,12 +74,13 @@ awk '
     return a[int((n + 1) / 2)]
   }
   END {
-    split("tiny_add_8 add_16M sum_16M sgemm_1024 mlp_128x784x512", order, " ")
-    unit["tiny_add_8"] = "ns/op"; unit["add_16M"] = "GB/s"; unit["sum_16M"] = "GB/s"
+    split("tiny_add_8 backward_8 add_16M sum_16M sgemm_1024 mlp_128x784x512", order, " ")
+    unit["tiny_add_8"] = "ns/op"; unit["backward_8"] = "ns/iter"
+    unit["add_16M"] = "GB/s"; unit["sum_16M"] = "GB/s"
     unit["sgemm_1024"] = "GFLOP/s"; unit["mlp_128x784x512"] = "us"
-    lower["tiny_add_8"] = 1; lower["mlp_128x784x512"] = 1
+    lower["tiny_add_8"] = 1; lower["backward_8"] = 1; lower["mlp_128x784x512"] = 1
     printf "%-18s %-8s %12s %12s %8s\n", "workload", "unit", "ember", "libtorch", "ratio"
-    for (k = 1; k <= 5; ++k) {
+    for (k = 1; k <= 6; ++k) {
       w = order[k]; e = median("ember", w); l = median("libtorch", w)
       r = (e != "" && l != "" && e > 0 && l > 0) ? (lower[w] ? l / e : e / l) : ""
       printf "%-18s %-8s %12s %12s %8s\n", w, unit[w], e == "" ? "-" : sprintf("%.1f", e),
