@@ -75,10 +75,12 @@ void check_inplace(const char* op, const Tensor& self) {
   EMBER_CHECK(!(leaf && self.requires_grad()), op,
               ": a leaf Variable that requires grad is being used in an in-place operation "
               "(wrap the update in a NoGradGuard, as optimizers do)");
-  EMBER_CHECK(leaf || !m->grad_fn->is_view(), op,
-              ": in-place ops on a view of a tensor with autograd history (made by ",
-              m ? m->grad_fn->name() : "", ") are not supported by ember's autograd; write the "
-              "op out of place or clone() the view first");
+  // PyTorch rebases the base's history too (CopySlices); ember does not, so a recorded
+  // in-place op on a view would leave the base with a wrong gradient: refuse it.
+  const bool view = self.unsafeGetTensorImpl()->is_view() || (!leaf && m->grad_fn->is_view());
+  EMBER_CHECK(!view, op, ": in-place ops that autograd must record are not supported on a view ",
+              "(the result of view, slice, select, transpose...) in ember; write the op out of "
+              "place (cat, where, index ops) or clone() the view first");
 }
 
 Tensor& record_inplace(const char* op, Tensor& self, bool saves_self,

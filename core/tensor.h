@@ -53,6 +53,9 @@ class TensorImpl {
 
   bool requires_grad() const { return requires_grad_; }
   void set_requires_grad(bool r) { requires_grad_ = r; }
+  // Made by a view op (view, slice, select, ...): shares memory with a base tensor.
+  bool is_view() const { return is_view_; }
+  void set_is_view(bool v) { is_view_ = v; }
   std::shared_ptr<AutogradMeta>& autograd_meta() { return autograd_meta_; }
 
  private:
@@ -66,6 +69,7 @@ class TensorImpl {
   ScalarType dtype_;
   bool is_contiguous_ = true;
   bool requires_grad_ = false;
+  bool is_view_ = false;
   std::shared_ptr<AutogradMeta> autograd_meta_;
 };
 

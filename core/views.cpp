@@ -16,8 +16,9 @@ namespace ember {
 namespace {
 
 Tensor make_view(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
-  return Tensor(
-      std::make_shared<TensorImpl>(t.impl()->storage(), t.dtype(), sizes, strides, offset));
+  auto impl = std::make_shared<TensorImpl>(t.impl()->storage(), t.dtype(), sizes, strides, offset);
+  impl->set_is_view(true);
+  return Tensor(std::move(impl));
 }
 
 // Resolves a single -1 in a requested shape against numel (PyTorch's infer_size).
@@ -120,7 +121,9 @@ Tensor Tensor::reshape(IntArrayRef sizes) const {
     return make_view(*this, shape, *st, storage_offset());
   }
   Tensor c = contiguous();
-  return make_view(c, shape, contiguous_strides(shape), c.storage_offset());
+  Tensor out = make_view(c, shape, contiguous_strides(shape), c.storage_offset());
+  out.unsafeGetTensorImpl()->set_is_view(false);  // a copy: nothing else sees its memory
+  return out;
 }
 
 Tensor Tensor::reshape_as(const Tensor& other) const { return reshape(other.sizes()); }

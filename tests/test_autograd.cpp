@@ -483,3 +483,20 @@ TEST(Leaks, BackwardWithoutRetainFreesSavedTensors) {
   y.backward();
   EXPECT_TRUE(saved.expired());  // released right after the backward
 }
+
+TEST(Versions, RecordedInPlaceOnAViewIsRefused) {
+  Tensor w = randn({3}, requires_grad());
+  Tensor buf = zeros({2, 3});
+  std::string msg = error_of([&] { buf[0].add_(w); });  // would leave buf without history
+  EXPECT_TRUE(has(msg, "add_")) << msg;
+  EXPECT_TRUE(has(msg, "view")) << msg;
+  Tensor h = w * 2;
+  EXPECT_TRUE(has(error_of([&] { h.view({3, 1}).mul_(2); }), "view"));
+  buf[0].add_(1);  // nothing to record: fine
+  Tensor w6 = randn({6}, requires_grad());
+  Tensor c = randn({3, 2}).t().reshape({6});  // a reshape that copied: not a view
+  c.add_(w6);
+  EXPECT_TRUE(c.requires_grad());
+  Tensor r = randn({6}).reshape({2, 3});  // a reshape that is a view
+  EXPECT_TRUE(has(error_of([&] { r.add_(w6.view({2, 3})); }), "view"));
+}
