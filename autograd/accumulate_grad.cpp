@@ -6,14 +6,15 @@
 
 namespace ember::autograd {
 
-AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable)) {
-  add_input_meta(variable_);
+AccumulateGrad::AccumulateGrad(const Tensor& variable) : variable_(variable.impl()) {
+  add_input_meta(variable);
 }
 
 tensor_list AccumulateGrad::apply(tensor_list&& grads) {
   Tensor g = std::move(grads[0]);
-  if (!g.defined()) return {};
-  AutogradMeta& m = get_meta(variable_);
+  const Tensor variable(variable_.lock());
+  if (!g.defined() || !variable.defined()) return {};
+  AutogradMeta& m = get_meta(variable);
   for (auto& hook : m.leaf_hooks) {
     Tensor r = hook.second(g);
     if (r.defined()) g = r;
@@ -25,7 +26,7 @@ tensor_list AccumulateGrad::apply(tensor_list&& grads) {
       // Steal a dense gradient that nothing else refers to; copy anything else (views,
       // broadcast gradients, tensors a hook or the user still holds).
       const bool stealable = g.use_count() == 1 && g.impl()->storage().use_count() == 1 &&
-                             g.is_contiguous() && g.sizes().equals(variable_.sizes()) &&
+                             g.is_contiguous() && g.sizes().equals(variable.sizes()) &&
                              !g.requires_grad();
       m.grad = stealable ? g : g.detach().clone();
     }
@@ -39,11 +40,8 @@ tensor_list AccumulateGrad::apply(tensor_list&& grads) {
 
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf) {
   AutogradMeta& m = get_meta(leaf);
-  if (std::shared_ptr<Node> acc = m.grad_accumulator.lock()) return acc;
-  // The accumulator holds an alias of the leaf: same impl, so .grad() lands on it.
-  auto acc = std::make_shared<AccumulateGrad>(leaf);
-  m.grad_accumulator = acc;
-  return acc;
+  if (!m.grad_accumulator) m.grad_accumulator = std::make_shared<AccumulateGrad>(leaf);
+  return m.grad_accumulator;
 }
 
 }  // namespace ember::autograd

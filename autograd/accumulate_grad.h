@@ -6,18 +6,20 @@
 
 namespace ember::autograd {
 
+// The leaf owns its accumulator (through its AutogradMeta) and the accumulator refers
+// back to the leaf weakly, so one accumulator serves every graph the leaf takes part in;
+// gradients for a leaf that no longer exists are dropped (nobody could read them).
 class AccumulateGrad final : public Node {
  public:
-  explicit AccumulateGrad(Tensor variable);
+  explicit AccumulateGrad(const Tensor& variable);
   std::string name() const override { return "AccumulateGrad"; }
   tensor_list apply(tensor_list&& grads) override;
-  const Tensor& variable() const { return variable_; }
 
  private:
-  Tensor variable_;
+  std::weak_ptr<TensorImpl> variable_;
 };
 
-// The leaf's accumulator, created on first use and shared while the graph holds it.
+// The leaf's accumulator, created on first use.
 std::shared_ptr<Node> grad_accumulator(const Tensor& leaf);
 unsigned next_hook_id();
 

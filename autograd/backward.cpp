@@ -15,32 +15,37 @@ namespace {
 
 std::atomic<bool> g_anomaly{false};
 
+// The edge and the starting gradient of root i (out), checked as PyTorch checks them.
+void make_root(const char* op, size_t i, const Tensor& out, Tensor g, Edge* edge, Tensor* grad) {
+  EMBER_CHECK(out.defined(), op, ": tensor ", i, " is undefined");
+  *edge = gradient_edge(out);
+  EMBER_CHECK(edge->is_valid(), op, ": element ", i,
+              " of tensors does not require grad and does not have a grad_fn");
+  if (!g.defined()) {
+    EMBER_CHECK(out.numel() == 1, op,
+                ": grad can be implicitly created only for scalar outputs (tensor ", i,
+                " has shape ", out.sizes(), ")");
+    g = ones_like(out);
+  } else {
+    EMBER_CHECK(g.sizes().equals(out.sizes()), op, ": Mismatch in shape: grad_output[", i,
+                "] has a shape of ", g.sizes(), " and output[", i, "] has a shape of ",
+                out.sizes());
+    EMBER_CHECK(g.device() == out.device(), op, ": grad_output[", i, "] is on ", g.device(),
+                " but output[", i, "] is on ", out.device());
+    if (g.dtype() != out.dtype()) g = g.to(out.dtype());
+  }
+  *grad = std::move(g);
+}
+
 void make_roots(const char* op, const tensor_list& outputs, const tensor_list& grad_outputs,
                 std::vector<Edge>* roots, tensor_list* grads) {
   EMBER_CHECK(grad_outputs.empty() || grad_outputs.size() == outputs.size(), op, ": got ",
               outputs.size(), " tensors and ", grad_outputs.size(), " gradients");
+  roots->resize(outputs.size());
+  grads->resize(outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
-    const Tensor& out = outputs[i];
-    EMBER_CHECK(out.defined(), op, ": tensor ", i, " is undefined");
-    Edge e = gradient_edge(out);
-    EMBER_CHECK(e.is_valid(), op, ": element ", i,
-                " of tensors does not require grad and does not have a grad_fn");
-    Tensor g = grad_outputs.empty() ? Tensor() : grad_outputs[i];
-    if (!g.defined()) {
-      EMBER_CHECK(out.numel() == 1, op,
-                  ": grad can be implicitly created only for scalar outputs (tensor ", i,
-                  " has shape ", out.sizes(), ")");
-      g = ones_like(out);
-    } else {
-      EMBER_CHECK(g.sizes().equals(out.sizes()), op, ": Mismatch in shape: grad_output[", i,
-                  "] has a shape of ", g.sizes(), " and output[", i, "] has a shape of ",
-                  out.sizes());
-      EMBER_CHECK(g.device() == out.device(), op, ": grad_output[", i, "] is on ", g.device(),
-                  " but output[", i, "] is on ", out.device());
-      if (g.dtype() != out.dtype()) g = g.to(out.dtype());
-    }
-    roots->push_back(std::move(e));
-    grads->push_back(std::move(g));
+    make_root(op, i, outputs[i], grad_outputs.empty() ? Tensor() : grad_outputs[i], &(*roots)[i],
+              &(*grads)[i]);
   }
 }
 
@@ -94,7 +99,10 @@ namespace ember {
 void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph,
                       bool create_graph) const {
   EMBER_CHECK(defined(), "backward: the tensor is undefined");
-  autograd::backward({*this}, {gradient}, retain_graph, create_graph);
+  autograd::Edge root;
+  Tensor grad;
+  autograd::make_root("backward", 0, *this, gradient, &root, &grad);
+  autograd::Engine::execute(root, grad, retain_graph.value_or(create_graph), create_graph, {});
 }
 
 }  // namespace ember

@@ -36,7 +36,8 @@ std::string to_dot(const tensor_list& roots) {
     stack.push_back(n);
     os << "  n" << k << " [label=\"" << n->name();
     if (auto* acc = dynamic_cast<const AccumulateGrad*>(n)) {
-      os << "\\nleaf " << acc->variable().sizes() << "\", style=filled, fillcolor=lightblue];\n";
+      os << "\\nleaf " << IntArrayRef(acc->input_meta(0).sizes)
+         << "\", style=filled, fillcolor=lightblue];\n";
     } else {
       os << "\\n" << shapes_of(*n) << "\"];\n";
     }

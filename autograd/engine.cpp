@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
-#include <queue>
+#include <memory>
 
 #include <ember/autograd/anomaly.h>
 #include <ember/autograd/function_node.h>
@@ -18,6 +18,29 @@ namespace ember::autograd {
 namespace {
 
 std::atomic<uint64_t> g_epoch{0};
+
+// Scratch vectors reused across backward passes (no allocations for small graphs); one set
+// per nesting level, since a hook or custom backward may run a backward of its own.
+struct Scratch {
+  std::vector<Node*> nodes, stack, queued, heap;
+  tensor_list grads;
+};
+#define EMBER_TLS thread_local __attribute__((tls_model("initial-exec")))
+EMBER_TLS std::vector<std::unique_ptr<Scratch>> t_scratch;
+EMBER_TLS size_t t_depth = 0;
+
+struct ScratchLease {
+  ScratchLease() {
+    if (t_scratch.size() <= t_depth) t_scratch.push_back(std::make_unique<Scratch>());
+    s = t_scratch[t_depth++].get();
+    s->nodes.clear();
+    s->stack.clear();
+    s->queued.clear();
+    s->heap.clear();
+  }
+  ~ScratchLease() { --t_depth; }
+  Scratch* s;
+};
 
 struct LaterFirst {
   bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
@@ -63,19 +86,18 @@ void check_finite(const Node& fn, size_t index, const Tensor& g) {
 
 }  // namespace
 
-tensor_list Engine::execute(const std::vector<Edge>& roots, const tensor_list& root_grads,
-                            bool keep_graph, bool create_graph,
-                            const std::vector<Edge>& captures) {
+tensor_list Engine::execute(ArrayRef<Edge> roots, TensorList root_grads, bool keep_graph,
+                            bool create_graph, ArrayRef<Edge> captures) {
   const uint64_t epoch = g_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
   const bool capture_mode = !captures.empty();
-  std::vector<Node*> nodes;
-  std::vector<Node*> stack;
+  ScratchLease lease;
+  std::vector<Node*>& nodes = lease.s->nodes;
+  std::vector<Node*>& stack = lease.s->stack;
   auto visit = [&](Node* n) {
     n->epoch_ = epoch;
     n->dependencies_ = 0;
     n->needed_ = !capture_mode;
-    n->buffer_.clear();
-    n->buffer_.resize(n->num_inputs());
+    n->reset_buffer(n->num_inputs());
     nodes.push_back(n);
     stack.push_back(n);
   };
@@ -138,18 +160,22 @@ tensor_list Engine::execute(const std::vector<Edge>& roots, const tensor_list& r
   }
 
   for (size_t i = 0; i < roots.size(); ++i) {
-    Tensor& slot = roots[i].function->buffer_[roots[i].input_nr];
+    Tensor& slot = roots[i].function->slot(roots[i].input_nr);
     slot = slot.defined() ? slot + root_grads[i] : root_grads[i];
   }
 
   tensor_list captured(captures.size());
-  std::priority_queue<Node*, std::vector<Node*>, LaterFirst> ready;
-  std::vector<Node*> queued;
+  std::vector<Node*>& ready = lease.s->heap;  // a max-heap on sequence number
+  auto push = [&](Node* n) {
+    ready.push_back(n);
+    std::push_heap(ready.begin(), ready.end(), LaterFirst());
+  };
+  std::vector<Node*>& queued = lease.s->queued;
   for (const Edge& r : roots) {
     Node* n = r.function.get();
     if (n->dependencies_ == 0 && std::find(queued.begin(), queued.end(), n) == queued.end()) {
       queued.push_back(n);
-      ready.push(n);
+      push(n);
     }
   }
 
@@ -157,10 +183,13 @@ tensor_list Engine::execute(const std::vector<Edge>& roots, const tensor_list& r
   const bool anomaly = AnomalyMode::is_enabled();
   try {
     while (!ready.empty()) {
-      Node* n = ready.top();
-      ready.pop();
-      tensor_list grads = std::move(n->buffer_);
-      n->buffer_ = tensor_list();
+      std::pop_heap(ready.begin(), ready.end(), LaterFirst());
+      Node* n = ready.back();
+      ready.pop_back();
+      tensor_list& grads = lease.s->grads;
+      grads.clear();  // valid even after a callee moved from it
+      grads.resize(n->num_inputs());
+      for (uint32_t i = 0; i < n->num_inputs(); ++i) grads[i] = std::move(n->slot(i));
 
       for (const auto& h : n->pre_hooks_) {
         if (!grads[h.slot].defined()) continue;
@@ -215,17 +244,18 @@ tensor_list Engine::execute(const std::vector<Edge>& roots, const tensor_list& r
         if (any && outs[i].defined()) {
           Tensor g = validate(*n, i, e, std::move(outs[i]));
           if (anomaly) check_finite(*n, i, g);
-          Tensor& slot = c->buffer_[e.input_nr];
+          Tensor& slot = c->slot(e.input_nr);
           slot = slot.defined() ? slot + g : std::move(g);
         }
-        if (--c->dependencies_ == 0) ready.push(c);
+        if (--c->dependencies_ == 0) push(c);
       }
     }
   } catch (...) {
-    for (Node* n : nodes) n->buffer_ = tensor_list();
+    for (Node* n : nodes) n->reset_buffer(0);
     throw;
   }
-  for (Node* n : nodes) n->buffer_ = tensor_list();
+  for (Node* n : nodes) n->reset_buffer(0);
+  lease.s->grads.clear();
   return captured;
 }
 

@@ -13,9 +13,8 @@ class Engine {
  public:
   // roots[i] receives root_grads[i]. With `captures` non-empty, the gradients arriving at
   // those edges are returned (one per capture) and only nodes on a path to them run.
-  static tensor_list execute(const std::vector<Edge>& roots, const tensor_list& root_grads,
-                             bool keep_graph, bool create_graph,
-                             const std::vector<Edge>& captures);
+  static tensor_list execute(ArrayRef<Edge> roots, TensorList root_grads, bool keep_graph,
+                             bool create_graph, ArrayRef<Edge> captures);
 };
 
 }  // namespace ember::autograd

@@ -33,6 +33,7 @@ Tensor record(const char* name, const char* op, std::initializer_list<Tensor> in
   node->mutable_next_edges().reserve(inputs.size());
   for (const Tensor& t : inputs) node->add_edge(t);
   set_history(result, node);
+  node->reserve_saved(saves.size());
   for (const Tensor& s : saves) node->save(s, s.is_same(result));
   return result;
 }

@@ -32,7 +32,13 @@ class FunctionNode final : public Node {
 
   // The i-th saved tensor; throws if it was modified in place or released.
   Tensor saved(size_t i) const { return saved_[i].unpack(this); }
+  // The shape of forward input i (valid where should_compute_output(i)).
+  IntArrayRef input_sizes(size_t i) const {
+    const Edge& e = next_edges_[i];
+    return e.function->input_meta(e.input_nr).sizes;
+  }
   void add_edge(const Tensor& input) { next_edges_.push_back(gradient_edge(input)); }
+  void reserve_saved(size_t n) { saved_.reserve(n); }
   void save(const Tensor& t, bool is_output) { saved_.emplace_back(t, is_output); }
 
  private:

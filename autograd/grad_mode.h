@@ -7,7 +7,8 @@
 namespace ember {
 
 namespace autograd::detail {
-inline thread_local bool grad_enabled = true;
+// initial-exec: one TLS load instead of a __tls_get_addr call on every op.
+inline thread_local bool grad_enabled __attribute__((tls_model("initial-exec"))) = true;
 }  // namespace autograd::detail
 
 struct GradMode {

@@ -112,8 +112,14 @@ Tensor norm_backward(const Tensor& gu, const Tensor& x, const Tensor& nu, double
 Tensor sum(const Tensor& t, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   const bool full = dim.empty() && !keepdim;
   Tensor out = untracked([&] { return full ? t.sum(dtype) : t.sum(dim, keepdim, dtype); });
+  if (full) {  // the hot case (a loss): no dims to put back, the 0-dim gradient expands
+    return record("SumBackward0", "sum", {t}, out, {},
+                  [](FunctionNode& n, const tensor_list& g) -> tensor_list {
+                    return {g[0].expand(n.input_sizes(0))};
+                  });
+  }
   DimVector sizes(t.sizes()), dims = reduced_dims("sum", dim, t.dim());
-  return record(full ? "SumBackward0" : "SumBackward1", "sum", {t}, out, {},
+  return record("SumBackward1", "sum", {t}, out, {},
                 [sizes, dims, keepdim](FunctionNode&, const tensor_list& g) -> tensor_list {
                   return {unsqueeze_reduced(g[0], dims, keepdim).expand(sizes)};
                 });

@@ -29,8 +29,9 @@ int64_t live_node_count() { return g_live_nodes.load(std::memory_order_relaxed);
 // the outermost destructor instead.
 Node::~Node() {
   g_live_nodes.fetch_sub(1, std::memory_order_relaxed);
-  thread_local std::vector<std::shared_ptr<Node>> pending;
-  thread_local bool draining = false;
+  thread_local std::vector<std::shared_ptr<Node>> pending
+      __attribute__((tls_model("initial-exec")));
+  thread_local bool draining __attribute__((tls_model("initial-exec"))) = false;
   for (Edge& e : next_edges_) {
     if (e.function && e.function.use_count() == 1) pending.push_back(std::move(e.function));
   }
@@ -45,8 +46,13 @@ Node::~Node() {
 }
 
 uint32_t Node::add_input_meta(const Tensor& t) {
-  input_meta_.push_back(InputMeta{DimVector(t.sizes()), t.dtype(), t.device()});
-  return static_cast<uint32_t>(input_meta_.size() - 1);
+  InputMeta m{DimVector(t.sizes()), t.dtype(), t.device()};
+  if (num_inputs_ == 0) {
+    meta0_ = std::move(m);
+  } else {
+    more_meta_.push_back(std::move(m));
+  }
+  return num_inputs_++;
 }
 
 unsigned Node::add_tensor_pre_hook(uint32_t slot, Hook hook) {

@@ -29,11 +29,56 @@ struct Edge {
   uint32_t input_nr = 0;
 };
 
+// The edges of a node: most nodes have one or two, kept inline (no allocation).
+class EdgeList {
+ public:
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  Edge* begin() { return data(); }
+  Edge* end() { return data() + size_; }
+  const Edge* begin() const { return data(); }
+  const Edge* end() const { return data() + size_; }
+  Edge& operator[](size_t i) { return data()[i]; }
+  const Edge& operator[](size_t i) const { return data()[i]; }
+  void reserve(size_t n) {
+    if (n > kInline && heap_.capacity() < n) {
+      heap_.reserve(n);
+      spill();
+    }
+  }
+  void push_back(Edge e) {
+    if (size_ == kInline && heap_.empty()) spill();
+    if (size_ < kInline && heap_.empty()) {
+      inline_[size_] = std::move(e);
+    } else {
+      heap_.push_back(std::move(e));
+    }
+    ++size_;
+  }
+  void clear() {
+    for (size_t i = 0; i < kInline; ++i) inline_[i] = Edge();
+    heap_.clear();
+    size_ = 0;
+  }
+
+ private:
+  static constexpr size_t kInline = 2;
+  Edge* data() { return heap_.empty() ? inline_ : heap_.data(); }
+  const Edge* data() const { return heap_.empty() ? inline_ : heap_.data(); }
+  void spill() {  // moves the inline edges to the heap vector (from then on the only store)
+    if (!heap_.empty()) return;
+    for (size_t i = 0; i < size_; ++i) heap_.push_back(std::move(inline_[i]));
+  }
+  Edge inline_[kInline];
+  std::vector<Edge> heap_;
+  size_t size_ = 0;
+};
+
 // What a gradient arriving at one slot must look like (the forward output's geometry).
 struct InputMeta {
   DimVector sizes;
   ScalarType dtype = kFloat32;
-  Device device;
+  Device device = Device(kCPU);
 };
 
 // A node of the backward graph. Slots (inputs) receive the gradients of the forward
@@ -60,11 +105,11 @@ class Node : public std::enable_shared_from_this<Node> {
   // View ops mark their nodes; in-place ops on their outputs are refused.
   virtual bool is_view() const { return false; }
 
-  uint32_t num_inputs() const { return static_cast<uint32_t>(input_meta_.size()); }
-  const InputMeta& input_meta(uint32_t i) const { return input_meta_[i]; }
+  uint32_t num_inputs() const { return num_inputs_; }
+  const InputMeta& input_meta(uint32_t i) const { return i == 0 ? meta0_ : more_meta_[i - 1]; }
   uint32_t add_input_meta(const Tensor& t);  // returns the slot number
-  const std::vector<Edge>& next_edges() const { return next_edges_; }
-  std::vector<Edge>& mutable_next_edges() { return next_edges_; }
+  const EdgeList& next_edges() const { return next_edges_; }
+  EdgeList& mutable_next_edges() { return next_edges_; }
   const Edge& next_edge(size_t i) const { return next_edges_[i]; }
   size_t num_outputs() const { return next_edges_.size(); }
   // Whether gradient i of apply's result is wanted (its edge leads somewhere).
@@ -80,8 +125,10 @@ class Node : public std::enable_shared_from_this<Node> {
   void add_retained_grad(uint32_t slot, const std::shared_ptr<TensorImpl>& impl);
 
  protected:
-  std::vector<Edge> next_edges_;
-  std::vector<InputMeta> input_meta_;
+  EdgeList next_edges_;
+  InputMeta meta0_;  // most nodes have one slot: kept inline
+  std::vector<InputMeta> more_meta_;
+  uint32_t num_inputs_ = 0;
 
  private:
   friend class Engine;
@@ -101,7 +148,15 @@ class Node : public std::enable_shared_from_this<Node> {
   uint64_t epoch_ = 0;
   int32_t dependencies_ = 0;
   bool needed_ = true;
-  tensor_list buffer_;
+  // The gradients gathered so far for each slot (slot 0 inline).
+  Tensor buffer0_;
+  tensor_list buffer_more_;
+  Tensor& slot(uint32_t i) { return i == 0 ? buffer0_ : buffer_more_[i - 1]; }
+  void reset_buffer(uint32_t n) {
+    buffer0_ = Tensor();
+    buffer_more_.clear();
+    if (n > 1) buffer_more_.resize(n - 1);
+  }
 };
 
 // A tensor saved for backward: keeps its data and the storage version it had, and
@@ -131,7 +186,7 @@ class SavedVariable {
 struct AutogradMeta {
   Tensor grad;
   std::shared_ptr<Node> grad_fn;            // null for leaves
-  std::weak_ptr<Node> grad_accumulator;     // leaves only
+  std::shared_ptr<Node> grad_accumulator;   // leaves only (AccumulateGrad)
   uint32_t output_nr = 0;
   bool retains_grad = false;
   std::vector<std::pair<unsigned, Hook>> leaf_hooks;  // leaves only

@@ -24,7 +24,7 @@ BENCHMARK(tiny_add_8);
 // `(w * x).sum().backward()` on 8 floats: recording two nodes and running the backward
 // (the host cost of autograd; the gradient accumulates into w.grad() in place).
 void backward_8(benchmark::State& state) {
-  Tensor w = at::randn({8}, at::requires_grad());
+  Tensor w = at::randn({8}).requires_grad_();
   Tensor x = at::randn({8});
   for (auto _ : state) {
     (w * x).sum().backward();

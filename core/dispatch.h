@@ -75,4 +75,8 @@ bool has_kernel(Op op, DeviceType device);
 // called lazily by the first allocation, so users never need to call it.
 void init_backends();
 
+// Whether float32 GEMM kernels may use TF32 (set_float32_matmul_precision "high" or
+// "medium"); read by the CUDA GEMM on every call (a relaxed atomic load).
+bool float32_matmul_allows_tf32();
+
 }  // namespace ember

@@ -188,4 +188,11 @@ std::vector<Tensor> split(const Tensor& t, int64_t split_size, int64_t dim = 0);
 std::vector<Tensor> unbind(const Tensor& t, int64_t dim = 0);
 Tensor clone(const Tensor& t);
 
+// ---- float32 matmul precision (as torch.set_float32_matmul_precision) ----
+// "highest" (the default): full float32 products. "high": float32 products on CUDA may use
+// TF32 tensor cores (10-bit mantissa inputs, float32 accumulation). "medium" is taken as
+// "high" (ember has no bfloat16 products). Anything else throws. CPU products ignore it.
+void set_float32_matmul_precision(const std::string& precision);
+std::string get_float32_matmul_precision();
+
 }  // namespace ember

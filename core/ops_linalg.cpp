@@ -1,6 +1,7 @@
 // Linear-algebra front-ends: matmul (PyTorch's 1-D to N-D rules), mm, bmm, addmm, linear.
 // Everything ends in one GemmKernel call (addmm or baddbmm) on BLAS-compatible operands.
 #include <algorithm>
+#include <atomic>
 #include <memory>
 
 #include <ember/autograd/grad_linalg.h>
@@ -281,6 +282,33 @@ Tensor Tensor::bmm(const Tensor& other) const { return ember::bmm(*this, other);
 Tensor Tensor::addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
                      const Scalar& alpha) const {
   return ember::addmm(*this, mat1, mat2, beta, alpha);
+}
+
+// ---- float32 matmul precision ----
+namespace {
+// 0 = "highest", 1 = "high", 2 = "medium"; atomic so that any thread may set it while
+// others run products (a product sees either the old or the new setting).
+std::atomic<int> g_float32_matmul_precision{0};
+constexpr const char* kPrecisionNames[] = {"highest", "high", "medium"};
+}  // namespace
+
+void set_float32_matmul_precision(const std::string& precision) {
+  for (int i = 0; i < 3; ++i) {
+    if (precision == kPrecisionNames[i]) {
+      g_float32_matmul_precision.store(i, std::memory_order_relaxed);
+      return;
+    }
+  }
+  EMBER_THROW("set_float32_matmul_precision: expected \"highest\", \"high\" or \"medium\", got \"",
+              precision, "\"");
+}
+
+std::string get_float32_matmul_precision() {
+  return kPrecisionNames[g_float32_matmul_precision.load(std::memory_order_relaxed)];
+}
+
+bool float32_matmul_allows_tf32() {
+  return g_float32_matmul_precision.load(std::memory_order_relaxed) != 0;
 }
 
 }  // namespace ember

@@ -267,6 +267,18 @@ struct Elementwise {
       });
       return;
     }
+    bool one_dim = true;  // vectors (any strides, broadcast ones too): no layout to build
+    for (int k = 0; k < N; ++k) one_dim = one_dim && t[k]->dim() == 1;
+    if (one_dim) {
+      std::array<int64_t, N> s;
+      for (int k = 0; k < N; ++k) s[k] = t[k]->strides()[0] * elem_size[k];
+      parallel_range(numel, kParallelGrain, [&](int64_t begin, int64_t end) {
+        std::array<char*, N> p;
+        for (int k = 0; k < N; ++k) p[k] = base[k] + begin * s[k];
+        inner(p.data(), s.data(), end - begin, f);
+      });
+      return;
+    }
     const StridedLayout<N> layout(t, elem_size);
     const auto run_inner = [&](char* const* p, const int64_t* s, int64_t n) { inner(p, s, n, f); };
     if (layout.is_transpose(elem_size)) {

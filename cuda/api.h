@@ -1,4 +1,4 @@
-// The public ember::cuda API: availability, devices, synchronization, memory stats.
+// The public ember::cuda API: availability, devices, memory stats, streams, events, guards.
 // Declarations only (no CUDA headers); without a CUDA build or a GPU, is_available() is false.
 #pragma once
 
@@ -6,19 +6,124 @@
 #include <cstdint>
 
 namespace ember {
+
+class Tensor;
+
 namespace cuda {
 
 bool is_available();
 int device_count();
 int current_device();
 void set_device(int index);
-void synchronize();
+// Waits for all work on `device` (-1: the current device); a no-op without a GPU.
+void synchronize(int device = -1);
 
-size_t memory_allocated(int device = -1);
-size_t max_memory_allocated(int device = -1);
-size_t memory_reserved(int device = -1);
+// ---- memory (the caching allocator) ----
+size_t memory_allocated(int device = -1);      // bytes of live tensors
+size_t max_memory_allocated(int device = -1);  // peak of memory_allocated since the last reset
+size_t memory_reserved(int device = -1);       // bytes the cache holds from cudaMalloc
 void reset_peak_memory_stats(int device = -1);
+// Synchronizes each device, then gives its unused cached memory back to the driver.
 void empty_cache();
+
+// ---- streams ----
+// A CUDA stream of one device (the handle is a cudaStream_t; nullptr is the legacy default
+// stream). Cheap to copy; the streams themselves live as long as the process.
+class Stream {
+ public:
+  Stream(void* handle, int device) : handle_(handle), device_(device) {}
+
+  // 0 for the default stream, else a number unique to the stream within the process.
+  int64_t id() const { return static_cast<int64_t>(reinterpret_cast<intptr_t>(handle_)); }
+  int device_index() const { return device_; }
+  void* stream() const { return handle_; }  // cast to cudaStream_t
+  bool query() const;                       // true when all work queued on it is done
+  void synchronize() const;                 // waits for all work queued on it
+
+  bool operator==(const Stream& o) const { return handle_ == o.handle_ && device_ == o.device_; }
+  bool operator!=(const Stream& o) const { return !(*this == o); }
+
+ private:
+  void* handle_;
+  int device_;
+};
+
+// A stream from a small per-device pool (created on first use, handed out round robin).
+// Pool streams do not synchronize with the default stream: order work with Events.
+Stream getStreamFromPool(bool high_priority = false, int device = -1);
+Stream getDefaultStream(int device = -1);
+// The stream that kernels and copies on `device` use in this thread (the default stream
+// until setCurrentStream or a StreamGuard changes it).
+Stream getCurrentStream(int device = -1);
+void setCurrentStream(Stream stream);
+// Wraps a cudaStream_t created elsewhere (it must belong to `device`).
+Stream getStreamFromExternal(void* handle, int device);
+
+// Makes `stream` the current stream of its device, and its device the current device, for
+// the guard's lifetime; restores both afterwards.
+class StreamGuard {
+ public:
+  explicit StreamGuard(const Stream& stream);
+  ~StreamGuard();
+  StreamGuard(const StreamGuard&) = delete;
+  StreamGuard& operator=(const StreamGuard&) = delete;
+
+ private:
+  int previous_device_ = -1;
+  int device_ = -1;
+  void* previous_stream_ = nullptr;
+};
+
+// Makes `device` current for the guard's lifetime (no-op for a negative index).
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device);
+  ~DeviceGuard();
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_ = -1;
+};
+
+// ---- events ----
+// A marker in a stream's work (a cudaEvent_t created on the first record, on that stream's
+// device). Move-only.
+class Event {
+ public:
+  explicit Event(bool enable_timing = false) : timing_(enable_timing) {}
+  ~Event();
+  Event(Event&& other) noexcept;
+  Event& operator=(Event&& other) noexcept;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  void record();  // on the current stream of the current device
+  void record(const Stream& stream);
+  // Makes `stream` wait (on the device, the host does not block) for the recorded work.
+  // Nothing to wait for if the event was never recorded.
+  void block(const Stream& stream) const;
+  bool query() const;        // true when the recorded work is done (or nothing was recorded)
+  void synchronize() const;  // the host waits for the recorded work
+  // Milliseconds from this event to `end`; both made with enable_timing and recorded.
+  // Waits for `end` to complete.
+  float elapsed_time(const Event& end) const;
+
+  bool is_created() const { return event_ != nullptr; }
+  int device_index() const { return device_; }
+
+ private:
+  void* event_ = nullptr;  // cudaEvent_t
+  int device_ = -1;
+  bool timing_ = false;
+};
+
+namespace detail {
+// For Tensor::pin_memory / is_pinned: a contiguous copy of a CPU tensor in page-locked host
+// memory (throws without a GPU), and whether ptr points into page-locked host memory.
+Tensor pin_memory(const Tensor& cpu_tensor);
+bool is_pinned(const void* ptr);
+}  // namespace detail
 
 }  // namespace cuda
 }  // namespace ember

@@ -27,9 +27,16 @@ namespace detail {
                                                     " at ", file, ":", line));
 }
 
+// After a kernel launch: reports a launch error, and with EMBER_CUDA_SYNC=1 in the
+// environment synchronizes the current stream so that a fault surfaces at the op that
+// caused it. `op` names the op ("add", "sum") in the error.
+void check_kernel(const char* op, const char* file, int line);
+
 }  // namespace detail
 }  // namespace cuda
 }  // namespace ember
+
+#define EMBER_CUDA_KERNEL_CHECK(op) ::ember::cuda::detail::check_kernel(op, __FILE__, __LINE__)
 
 #define EMBER_CUDA_CHECK(expr)                                                             \
   do {                                                                                     \

@@ -1,0 +1,190 @@
+// CUDA GEMM (addmm, baddbmm) through cuBLAS: row-major products computed as column-major
+// C^T = B^T A^T, transposed views passed as transpose flags (never copied), TF32 on request.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include <ember/core/dispatch.h>
+#include <ember/core/error.h>
+#include <ember/cuda/allocator.h>
+#include <ember/cuda/check.h>
+#include <ember/cuda/kernels.h>
+#include <ember/cuda/stream.h>
+
+namespace ember {
+namespace cuda {
+namespace {
+
+// ---- cuBLAS handles: one per (thread, device) ----
+// A handle must not be used by two threads at once (cublasSetStream followed by a call
+// is not atomic), so each thread owns one per device. Handles of finished threads go
+// back to a pool instead of being destroyed: cublasDestroy may synchronize the device,
+// and at process exit the driver may already be gone.
+struct HandlePool {
+  std::mutex mutex;
+  std::vector<std::vector<cublasHandle_t>> free_by_device;
+};
+
+HandlePool& pool() {
+  static HandlePool* p = new HandlePool;  // leaked: it must outlive thread_local holders
+  return *p;
+}
+
+struct ThreadHandles {
+  std::vector<cublasHandle_t> by_device;
+  ~ThreadHandles() {
+    HandlePool& p = pool();
+    std::lock_guard<std::mutex> lock(p.mutex);
+    for (size_t d = 0; d < by_device.size(); ++d) {
+      if (by_device[d] == nullptr) continue;
+      if (p.free_by_device.size() <= d) p.free_by_device.resize(d + 1);
+      p.free_by_device[d].push_back(by_device[d]);
+    }
+  }
+};
+
+// The calling thread's handle for `device` (already current), set to the current stream.
+cublasHandle_t handle_for(int device) {
+  thread_local ThreadHandles mine;
+  if (mine.by_device.size() <= static_cast<size_t>(device)) mine.by_device.resize(device + 1);
+  cublasHandle_t& h = mine.by_device[device];
+  if (h == nullptr) {
+    {
+      HandlePool& p = pool();
+      std::lock_guard<std::mutex> lock(p.mutex);
+      if (p.free_by_device.size() > static_cast<size_t>(device) &&
+          !p.free_by_device[device].empty()) {
+        h = p.free_by_device[device].back();
+        p.free_by_device[device].pop_back();
+      }
+    }
+    if (h == nullptr) EMBER_CUBLAS_CHECK(cublasCreate(&h));
+  }
+  // Every call: the current stream may have changed since the last product.
+  EMBER_CUBLAS_CHECK(cublasSetStream(h, current_stream()));
+  return h;
+}
+
+// ---- operands ----
+// A matrix operand (the last two dims of a or b) as cuBLAS sees it. gemm_operand() in
+// core guarantees a unit stride in one dim and a leading stride covering the other
+// (vectors arrive with strides that allow one reading only), as the CPU kernel assumes.
+struct Operand {
+  int64_t rows, cols, ld, batch_stride;
+  bool row_major;
+};
+
+Operand describe(const Tensor& t) {
+  const int64_t nd = t.dim();
+  Operand op;
+  op.rows = t.sizes()[nd - 2];
+  op.cols = t.sizes()[nd - 1];
+  const int64_t sr = t.strides()[nd - 2], sc = t.strides()[nd - 1];
+  op.row_major = sc == 1 && (sr >= op.cols || op.rows == 1);
+  // cuBLAS wants ld >= the contiguous extent even when that dim has one element.
+  op.ld = op.row_major ? std::max<int64_t>(sr, op.cols) : std::max<int64_t>(sc, op.rows);
+  op.batch_stride = nd == 3 ? t.strides()[0] : 0;
+  return op;
+}
+
+int as_int(int64_t v, const char* what) {
+  EMBER_CHECK(v >= 0 && v <= INT_MAX, "addmm: ", what, " ", v,
+              " exceeds the 32-bit range of cuBLAS on CUDA");
+  return static_cast<int>(v);
+}
+
+// The column-major call: C^T [n x m] = op(B^T) [n x k] * op(A^T) [k x m], ldc = n.
+// A row-major operand read column-major is already its transpose: no flag. A column-major
+// one needs the transpose flag.
+struct GemmCall {
+  cublasOperation_t trans_first, trans_second;  // for B, then A
+  int n, m, k, ldb, lda, ldc, batch;
+  long long stride_b, stride_a, stride_c;
+};
+
+GemmCall plan(const Tensor& out, const Tensor& a, const Tensor& b) {
+  const Operand oa = describe(a), ob = describe(b);
+  GemmCall c;
+  c.m = as_int(oa.rows, "m");
+  c.k = as_int(oa.cols, "k");
+  c.n = as_int(ob.cols, "n");
+  c.trans_first = ob.row_major ? CUBLAS_OP_N : CUBLAS_OP_T;
+  c.trans_second = oa.row_major ? CUBLAS_OP_N : CUBLAS_OP_T;
+  c.ldb = as_int(ob.ld, "leading dimension");
+  c.lda = as_int(oa.ld, "leading dimension");
+  c.ldc = std::max(c.n, 1);
+  c.batch = as_int(a.dim() == 3 ? a.sizes()[0] : 1, "batch");
+  c.stride_a = oa.batch_stride;  // 0 for a broadcast batch: cuBLAS reads the same matrix
+  c.stride_b = ob.batch_stride;
+  c.stride_c = static_cast<long long>(out.sizes()[out.dim() - 2]) * out.sizes()[out.dim() - 1];
+  return c;
+}
+
+void gemm_float(cublasHandle_t h, const GemmCall& c, float* out, const float* a, const float* b,
+                float beta, float alpha) {
+  // GemmEx with an explicit compute type: full fp32 by default, TF32 tensor cores when the
+  // user allowed it (set_float32_matmul_precision("high")).
+  const cublasComputeType_t compute =
+      float32_matmul_allows_tf32() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  if (c.batch == 1) {
+    EMBER_CUBLAS_CHECK(cublasGemmEx(h, c.trans_first, c.trans_second, c.n, c.m, c.k, &alpha, b,
+                                    CUDA_R_32F, c.ldb, a, CUDA_R_32F, c.lda, &beta, out,
+                                    CUDA_R_32F, c.ldc, compute, CUBLAS_GEMM_DEFAULT));
+  } else {
+    EMBER_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
+        h, c.trans_first, c.trans_second, c.n, c.m, c.k, &alpha, b, CUDA_R_32F, c.ldb, c.stride_b,
+        a, CUDA_R_32F, c.lda, c.stride_a, &beta, out, CUDA_R_32F, c.ldc, c.stride_c, c.batch,
+        compute, CUBLAS_GEMM_DEFAULT));
+  }
+}
+
+void gemm_double(cublasHandle_t h, const GemmCall& c, double* out, const double* a,
+                 const double* b, double beta, double alpha) {
+  if (c.batch == 1) {
+    EMBER_CUBLAS_CHECK(cublasDgemm(h, c.trans_first, c.trans_second, c.n, c.m, c.k, &alpha, b,
+                                   c.ldb, a, c.lda, &beta, out, c.ldc));
+  } else {
+    EMBER_CUBLAS_CHECK(cublasDgemmStridedBatched(h, c.trans_first, c.trans_second, c.n, c.m, c.k,
+                                                 &alpha, b, c.ldb, c.stride_b, a, c.lda,
+                                                 c.stride_a, &beta, out, c.ldc, c.stride_c,
+                                                 c.batch));
+  }
+}
+
+// addmm and baddbmm share one kernel: the batch, if any, is dim 0 of all three tensors.
+// Core never passes k == 0 or an empty out (it fills or scales those itself).
+void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& beta,
+                 const Scalar& alpha) {
+  if (out.numel() == 0) return;
+  EMBER_CHECK(out.is_contiguous(), "addmm: the CUDA kernel expects a contiguous output");
+  DeviceGuard guard(out.device().index());  // no-op for an index of -1 (the current device)
+  int device = 0;
+  EMBER_CUDA_CHECK(cudaGetDevice(&device));
+  const GemmCall call = plan(out, a, b);
+  EMBER_CHECK(call.k > 0, "addmm: the CUDA kernel expects k > 0");
+  cublasHandle_t h = handle_for(device);
+  if (out.dtype() == kFloat32) {
+    gemm_float(h, call, out.data_ptr<float>(), a.data_ptr<float>(), b.data_ptr<float>(),
+               beta.to<float>(), alpha.to<float>());
+  } else if (out.dtype() == kFloat64) {
+    gemm_double(h, call, out.data_ptr<double>(), a.data_ptr<double>(), b.data_ptr<double>(),
+                beta.to<double>(), alpha.to<double>());
+  } else {
+    EMBER_THROW("addmm: dtype ", out.dtype(), " is not supported (needs float32 or float64)");
+  }
+}
+
+}  // namespace
+
+void register_gemm_kernels() {
+  register_kernel<Op::addmm>(kCUDA, gemm_kernel);
+  register_kernel<Op::baddbmm>(kCUDA, gemm_kernel);
+}
+
+}  // namespace cuda
+}  // namespace ember
