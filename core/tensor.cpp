@@ -259,4 +259,15 @@ Tensor Tensor::cpu() const { return to(Device(kCPU)); }
 
 Tensor Tensor::cuda() const { return to(Device(kCUDA)); }
 
+Tensor Tensor::pin_memory() const {
+  EMBER_CHECK(defined(), "pin_memory: the tensor is undefined");
+  EMBER_CHECK(is_cpu(), "pin_memory: only CPU tensors can be pinned, got a tensor on ", device());
+  if (is_pinned()) return *this;  // as in LibTorch
+  return cuda::detail::pin_memory(*this);
+}
+
+bool Tensor::is_pinned() const {
+  return defined() && is_cpu() && cuda::detail::is_pinned(data_ptr());
+}
+
 }  // namespace ember

@@ -160,6 +160,10 @@ class Tensor {
   }
   Tensor cpu() const;
   Tensor cuda() const;
+  // A contiguous copy of a CPU tensor in page-locked host memory, from which copies to the
+  // GPU can be asynchronous (non_blocking); throws without a GPU. No autograd history.
+  Tensor pin_memory() const;
+  bool is_pinned() const;  // in page-locked host memory
   Tensor toType(ScalarType dtype) const { return to(dtype); }
   Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
 

@@ -56,13 +56,13 @@ void uniform_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Sca
   if (out.dtype() == kFloat32) {
     const float lo = a.to<float>(), range = b.to<float>() - lo;
     philox_fill<float, 4>(out, seed, offset, [=](const Philox4& w, float* v) {
-      for (int j = 0; j < 4; ++j) v[j] = lo + range * uint_to_unit_float(w.v[j]);
+      for (int j = 0; j < 4; ++j) v[j] = std::fma(range, uint_to_unit_float(w.v[j]), lo);
     });
   } else if (out.dtype() == kFloat64) {
     const double lo = a.to<double>(), range = b.to<double>() - lo;
     philox_fill<double, 2>(out, seed, offset, [=](const Philox4& w, double* v) {
       for (int j = 0; j < 2; ++j)
-        v[j] = lo + range * uints_to_unit_double(w.v[2 * j], w.v[2 * j + 1]);
+        v[j] = std::fma(range, uints_to_unit_double(w.v[2 * j], w.v[2 * j + 1]), lo);
     });
   } else {
     EMBER_THROW("uniform: dtype ", out.dtype(), " is not supported (needs float32 or float64)");
@@ -75,8 +75,8 @@ template <class T>
 void box_muller(T u1, T u2, T mean, T stddev, T* pair) {
   const T r = std::sqrt(T(-2) * std::log(T(1) - u1));
   const T theta = static_cast<T>(2.0 * M_PI) * u2;
-  pair[0] = mean + stddev * (r * std::cos(theta));
-  pair[1] = mean + stddev * (r * std::sin(theta));
+  pair[0] = std::fma(stddev, r * std::cos(theta), mean);
+  pair[1] = std::fma(stddev, r * std::sin(theta), mean);
 }
 
 // float32 normal, kBlock pairs at a time: Philox words into (u1, u2) arrays, then the
@@ -107,8 +107,8 @@ void normal_float(const Tensor& out, uint64_t seed, uint64_t offset, float mean,
         Eigen::Map<Array>(sin_t, np) = Theta.sin();
         for (int64_t p = 0; p < np; ++p) {
           const int64_t k = 2 * (p0 + p);
-          dst[k] = mean + stddev * (r[p] * cos_t[p]);
-          if (k + 1 < numel) dst[k + 1] = mean + stddev * (r[p] * sin_t[p]);
+          dst[k] = std::fma(stddev, r[p] * cos_t[p], mean);
+          if (k + 1 < numel) dst[k + 1] = std::fma(stddev, r[p] * sin_t[p], mean);
         }
       }
     });

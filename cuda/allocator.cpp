@@ -1,79 +1,419 @@
-// The CUDA allocator: cudaMalloc per storage, cudaFree when the last view dies, with
-// per-device counters behind memory_allocated(); an out-of-memory names the sizes involved.
+// The CUDA caching allocator, in the spirit of PyTorch's CUDACachingAllocator: cudaMalloc'd
+// segments split into blocks, freed blocks cached per device and stream and merged with free
+// neighbours; and the pinned host allocator, whose freed blocks are cached by size.
 #include <ember/cuda/allocator.h>
 
-#include <cuda_runtime.h>
-
-#include <atomic>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
 #include <string>
+#include <vector>
 
+#include <ember/core/error.h>
 #include <ember/cuda/check.h>
+#include <ember/cuda/stream.h>
 
 namespace ember {
 namespace cuda {
 namespace {
 
-constexpr int kMaxDevices = 64;
-std::atomic<size_t> g_allocated[kMaxDevices];
-std::atomic<size_t> g_peak[kMaxDevices];
+constexpr size_t kMinBlockSize = 512;                // sizes are rounded up to multiples of this
+constexpr size_t kSmallSize = size_t(1) << 20;       // requests up to 1 MiB use the small pool
+constexpr size_t kSmallBuffer = size_t(2) << 20;     // small-pool segments are 2 MiB
+constexpr size_t kMinLargeAlloc = size_t(10) << 20;  // requests of 1-10 MiB share
+constexpr size_t kLargeBuffer = size_t(20) << 20;    //   20 MiB segments;
+constexpr size_t kRoundLarge = size_t(2) << 20;      // bigger ones get 2 MiB multiples
+constexpr size_t kMaxRequest = size_t(1) << 60;      // beyond this rounding would overflow
 
-// The deleter's context packs the device index (top 8 bits) and the size (low 56 bits),
-// so a free needs no side table and an allocation no extra heap block.
-void* pack(int device, size_t nbytes) {
-  return reinterpret_cast<void*>((static_cast<uint64_t>(device) << 56) | nbytes);
-}
-
-void free_block(void* ptr, void* ctx) {
-  const uint64_t packed = reinterpret_cast<uint64_t>(ctx);
-  const int device = static_cast<int>(packed >> 56);
-  const size_t nbytes = static_cast<size_t>(packed & ((uint64_t(1) << 56) - 1));
-  g_allocated[device] -= nbytes;
-  // Deleters must not throw; at process exit the runtime may already be unloaded, which
-  // cudaFree reports as an error that is safe to ignore.
-  if (cudaFree(ptr) != cudaSuccess) cudaGetLastError();
-}
+size_t round_up(size_t n, size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
 std::string bytes_str(size_t n) {
-  char buf[32];
-  if (n >= (size_t(1) << 30)) {
-    snprintf(buf, sizeof buf, "%.2f GiB", n / double(size_t(1) << 30));
-  } else if (n >= (size_t(1) << 20)) {
-    snprintf(buf, sizeof buf, "%.2f MiB", n / double(size_t(1) << 20));
-  } else {
-    snprintf(buf, sizeof buf, "%zu bytes", n);
+  static const char* const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (n < 1024) return std::to_string(n) + " bytes";
+  double v = n / 1024.0;
+  int u = 0;
+  while (v >= 1024.0 && u < 4) {
+    v /= 1024.0;
+    ++u;
   }
+  char buf[48];
+  snprintf(buf, sizeof buf, "%.2f %s", v, units[u]);
   return buf;
 }
 
-class CudaAllocator : public Allocator {
+// The segment a request gets when no cached block fits.
+size_t segment_size(size_t size) {
+  if (size <= kSmallSize) return kSmallBuffer;
+  if (size < kMinLargeAlloc) return kLargeBuffer;
+  return round_up(size, kRoundLarge);
+}
+
+// A piece of a segment. The blocks of a segment form an address-ordered list through
+// prev/next and all share the segment's stream and pool; a block with neither neighbour is
+// a whole segment.
+struct Block {
+  Block(int device, cudaStream_t stream, size_t size, char* ptr, bool small)
+      : device(device), stream(stream), size(size), ptr(ptr), small(small) {}
+  int device;
+  cudaStream_t stream;  // the stream it was allocated on: reused only there
+  size_t size;
+  char* ptr;
+  bool small;  // from the small pool
+  bool allocated = false;
+  Block* prev = nullptr;
+  Block* next = nullptr;
+};
+
+// Free blocks ordered by (stream, size, address): lower_bound of (stream, size, 0) is the
+// smallest block of that stream that fits, i.e. the best fit.
+struct BlockLess {
+  bool operator()(const Block* a, const Block* b) const {
+    if (a->stream != b->stream) return std::less<cudaStream_t>()(a->stream, b->stream);
+    if (a->size != b->size) return a->size < b->size;
+    return std::less<char*>()(a->ptr, b->ptr);
+  }
+};
+using Pool = std::set<Block*, BlockLess>;
+
+// The cache and statistics of one device; every member function takes its mutex.
+class DeviceCache {
+ public:
+  explicit DeviceCache(int device) : device_(device) {}
+
+  Block* allocate(size_t nbytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (nbytes > kMaxRequest) throw_oom(nbytes);
+    const size_t size = round_up(nbytes, kMinBlockSize);
+    const bool small = size <= kSmallSize;
+    Pool& pool = small ? small_ : large_;
+    const cudaStream_t stream = current_stream(device_);
+    Block* block = take_best_fit(pool, stream, size);
+    if (block == nullptr) block = new_segment(stream, segment_size(size), small, nbytes);
+    if (should_split(*block, size)) split(pool, block, size);
+    block->allocated = true;
+    allocated_ += block->size;
+    peak_ = std::max(peak_, allocated_);
+    return block;
+  }
+
+  // Called by the DataPtr deleter: must not throw.
+  void free(Block* block) {
+    std::lock_guard<std::mutex> lock(mu_);
+    allocated_ -= block->size;
+    block->allocated = false;
+    Pool& pool = block->small ? small_ : large_;
+    merge_free_neighbours(pool, block);
+    pool.insert(block);
+  }
+
+  // Waits for the device (a cached block may still be in use by queued kernels), then
+  // returns every cached whole segment to the driver.
+  void empty_cache() {
+    if (reserved() == 0) return;  // never used: do not create a context for nothing
+    DeviceGuard guard(device_);
+    EMBER_CUDA_CHECK(cudaDeviceSynchronize());
+    std::lock_guard<std::mutex> lock(mu_);
+    release_free_segments();
+  }
+
+  size_t allocated() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return allocated_;
+  }
+  size_t peak() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return peak_;
+  }
+  size_t reserved() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return reserved_;
+  }
+  void reset_peak() {
+    std::lock_guard<std::mutex> lock(mu_);
+    peak_ = allocated_;
+  }
+
+ private:
+  static Block* take_best_fit(Pool& pool, cudaStream_t stream, size_t size) {
+    Block key(-1, stream, size, nullptr, false);
+    auto it = pool.lower_bound(&key);
+    if (it == pool.end() || (*it)->stream != stream) return nullptr;
+    Block* block = *it;
+    pool.erase(it);
+    return block;
+  }
+
+  // Keep the remainder as a block when it can serve a request of its pool: in the large
+  // pool a remainder of 1 MiB or less would only ever serve small requests, which it cannot.
+  static bool should_split(const Block& block, size_t size) {
+    const size_t rest = block.size - size;
+    return block.small ? rest >= kMinBlockSize : rest > kSmallSize;
+  }
+
+  // block (not in the pool) keeps its first `size` bytes; the rest becomes a free block.
+  void split(Pool& pool, Block* block, size_t size) {
+    Block* rest = new Block(device_, block->stream, block->size - size, block->ptr + size,
+                            block->small);
+    rest->prev = block;
+    rest->next = block->next;
+    if (rest->next != nullptr) rest->next->prev = rest;
+    block->next = rest;
+    block->size = size;
+    pool.insert(rest);
+  }
+
+  // block (not in the pool) absorbs its free neighbours, which leave the pool.
+  static void merge_free_neighbours(Pool& pool, Block* block) {
+    Block* prev = block->prev;
+    if (prev != nullptr && !prev->allocated) {
+      pool.erase(prev);
+      block->ptr = prev->ptr;
+      block->size += prev->size;
+      block->prev = prev->prev;
+      if (block->prev != nullptr) block->prev->next = block;
+      delete prev;
+    }
+    Block* next = block->next;
+    if (next != nullptr && !next->allocated) {
+      pool.erase(next);
+      block->size += next->size;
+      block->next = next->next;
+      if (block->next != nullptr) block->next->prev = block;
+      delete next;
+    }
+  }
+
+  // A fresh segment of `bytes` as one block (not in any pool). On an out-of-memory error:
+  // free the cached segments and retry once, then throw OutOfMemoryError.
+  Block* new_segment(cudaStream_t stream, size_t bytes, bool small, size_t requested) {
+    DeviceGuard guard(device_);
+    void* ptr = nullptr;
+    cudaError_t err = cudaMalloc(&ptr, bytes);
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // clear it: the retry may succeed
+      EMBER_CUDA_CHECK(cudaDeviceSynchronize());  // cached blocks may still be in use
+      release_free_segments();
+      err = cudaMalloc(&ptr, bytes);
+      if (err == cudaErrorMemoryAllocation) {
+        cudaGetLastError();
+        throw_oom(requested);
+      }
+    }
+    EMBER_CUDA_CHECK(err);
+    reserved_ += bytes;
+    return new Block(device_, stream, bytes, static_cast<char*>(ptr), small);
+  }
+
+  // Needs the device current and the lock held.
+  void release_free_segments() {
+    for (Pool* pool : {&small_, &large_}) {
+      for (auto it = pool->begin(); it != pool->end();) {
+        Block* block = *it;
+        if (block->prev != nullptr || block->next != nullptr) {
+          ++it;
+          continue;
+        }
+        EMBER_CUDA_CHECK(cudaFree(block->ptr));
+        reserved_ -= block->size;
+        it = pool->erase(it);
+        delete block;
+      }
+    }
+  }
+
+  // With the lock held.
+  [[noreturn]] void throw_oom(size_t requested) {
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
+    throw OutOfMemoryError(::ember::detail::str(
+        "CUDA out of memory. Tried to allocate ", bytes_str(requested), ". GPU ", device_,
+        " has a total capacity of ", bytes_str(total_b), " of which ", bytes_str(free_b),
+        " is free. Of the memory ember holds, ", bytes_str(allocated_),
+        " is allocated by tensors and ", bytes_str(reserved_ - allocated_),
+        " is reserved but unallocated (", bytes_str(reserved_), " reserved in total)."));
+  }
+
+  const int device_;
+  std::mutex mu_;
+  Pool small_;
+  Pool large_;
+  size_t allocated_ = 0;  // bytes of allocated blocks (rounded sizes)
+  size_t peak_ = 0;
+  size_t reserved_ = 0;  // bytes of all segments
+};
+
+// One cache per device, made on first use and never destroyed: tensors that outlive main()
+// (statics) still return their blocks safely.
+const std::vector<DeviceCache*>& caches() {
+  static const std::vector<DeviceCache*>* all = [] {
+    auto* v = new std::vector<DeviceCache*>();
+    for (int d = 0; d < device_count(); ++d) v->push_back(new DeviceCache(d));
+    return v;
+  }();
+  return *all;
+}
+
+DeviceCache* cache_of(int device) {
+  const auto& all = caches();
+  return device >= 0 && device < static_cast<int>(all.size()) ? all[device] : nullptr;
+}
+
+void free_block(void* /*ptr*/, void* ctx) {
+  Block* block = static_cast<Block*>(ctx);
+  caches()[block->device]->free(block);
+}
+
+class CudaAllocator final : public Allocator {
  public:
   DataPtr allocate(size_t nbytes, Device device) override {
     if (nbytes == 0) return {};
     int index = device.index();
     if (index < 0) EMBER_CUDA_CHECK(cudaGetDevice(&index));
-    EMBER_CHECK(index < kMaxDevices, "cuda: device index ", index, " is out of range");
-    DeviceGuard guard(index);
-    void* ptr = nullptr;
-    cudaError_t err = cudaMalloc(&ptr, nbytes);
-    if (err == cudaErrorMemoryAllocation) {
-      cudaGetLastError();
-      size_t free_b = 0, total_b = 0;
-      cudaMemGetInfo(&free_b, &total_b);
-      throw OutOfMemoryError(::ember::detail::str(
-          "CUDA out of memory: tried to allocate ", bytes_str(nbytes), " on cuda:", index, " (",
-          bytes_str(g_allocated[index].load()), " allocated by ember, 0 bytes cached, ",
-          bytes_str(free_b), " free of ", bytes_str(total_b), ")"));
-    }
-    EMBER_CUDA_CHECK(err);
-    const size_t now = g_allocated[index] += nbytes;
-    size_t peak = g_peak[index].load();
-    while (now > peak && !g_peak[index].compare_exchange_weak(peak, now)) {
-    }
-    return DataPtr{ptr, pack(index, nbytes), &free_block};
+    DeviceCache* cache = cache_of(index);
+    EMBER_CHECK(cache != nullptr, "cuda: device ", index, " does not exist (", device_count(),
+                " CUDA devices)");
+    Block* block = cache->allocate(nbytes);
+    return DataPtr{block->ptr, block, &free_block};
   }
 };
+
+// ---- pinned host memory ----
+
+struct PinnedBlock {
+  void* ptr;
+  size_t size;
+  std::vector<cudaEvent_t> uses;  // recorded after asynchronous copies that touch the block
+};
+
+// Sizes are rounded up to powers of two (at least 512 bytes) so that cached blocks fit
+// later requests of similar size.
+size_t pinned_size(size_t nbytes) {
+  size_t size = kMinBlockSize;
+  while (size < nbytes) size <<= 1;
+  return size;
+}
+
+class PinnedAllocator final : public Allocator {
+ public:
+  DataPtr allocate(size_t nbytes, Device /*device*/) override {
+    if (nbytes == 0) return {};
+    if (nbytes > kMaxRequest) throw_oom(nbytes);
+    const size_t size = pinned_size(nbytes);
+    std::lock_guard<std::mutex> lock(mu_);
+    PinnedBlock* block = take_cached(size);
+    if (block == nullptr) block = new_block(size, nbytes);
+    live_[reinterpret_cast<uintptr_t>(block->ptr)] = block;
+    return DataPtr{block->ptr, block, &release};
+  }
+
+  void record_use(const void* ptr, cudaStream_t stream, int device) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const uintptr_t p = reinterpret_cast<uintptr_t>(ptr);
+    auto it = live_.upper_bound(p);
+    if (it == live_.begin()) return;
+    --it;
+    PinnedBlock* block = it->second;
+    if (p >= it->first + block->size) return;  // not ours
+    DeviceGuard guard(device);  // an event belongs to the device current at its creation
+    cudaEvent_t event = nullptr;
+    EMBER_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    const cudaError_t err = cudaEventRecord(event, stream);
+    if (err != cudaSuccess) {
+      cudaEventDestroy(event);
+      EMBER_CUDA_CHECK(err);
+    }
+    block->uses.push_back(event);
+  }
+
+ private:
+  static void release(void* /*ptr*/, void* ctx);
+
+  void free(PinnedBlock* block) {
+    std::lock_guard<std::mutex> lock(mu_);
+    live_.erase(reinterpret_cast<uintptr_t>(block->ptr));
+    cached_.emplace(block->size, block);
+  }
+
+  PinnedBlock* take_cached(size_t size) {
+    auto range = cached_.equal_range(size);
+    for (auto it = range.first; it != range.second; ++it) {
+      if (!copies_done(it->second)) continue;
+      PinnedBlock* block = it->second;
+      cached_.erase(it);
+      return block;
+    }
+    return nullptr;
+  }
+
+  // True when no recorded copy still uses the block; drops the events of finished ones.
+  static bool copies_done(PinnedBlock* block) {
+    while (!block->uses.empty()) {
+      const cudaError_t err = cudaEventQuery(block->uses.back());
+      if (err == cudaErrorNotReady) {
+        cudaGetLastError();
+        return false;
+      }
+      EMBER_CUDA_CHECK(err);
+      cudaEventDestroy(block->uses.back());
+      block->uses.pop_back();
+    }
+    return true;
+  }
+
+  PinnedBlock* new_block(size_t size, size_t requested) {
+    void* ptr = nullptr;
+    // Portable: page-locked for every device, not only the current one.
+    cudaError_t err = cudaHostAlloc(&ptr, size, cudaHostAllocPortable);
+    if (err == cudaErrorMemoryAllocation) {
+      cudaGetLastError();
+      release_cached();
+      err = cudaHostAlloc(&ptr, size, cudaHostAllocPortable);
+      if (err == cudaErrorMemoryAllocation) {
+        cudaGetLastError();
+        throw_oom(requested);
+      }
+    }
+    EMBER_CUDA_CHECK(err);
+    return new PinnedBlock{ptr, size, {}};
+  }
+
+  // Frees the cached blocks that no pending copy uses (with the lock held).
+  void release_cached() {
+    for (auto it = cached_.begin(); it != cached_.end();) {
+      PinnedBlock* block = it->second;
+      if (!copies_done(block)) {
+        ++it;
+        continue;
+      }
+      if (cudaFreeHost(block->ptr) != cudaSuccess) cudaGetLastError();
+      delete block;
+      it = cached_.erase(it);
+    }
+  }
+
+  [[noreturn]] static void throw_oom(size_t requested) {
+    throw OutOfMemoryError(::ember::detail::str("pin_memory: out of page-locked host memory: "
+                                                "tried to allocate ",
+                                                bytes_str(requested), " with cudaHostAlloc"));
+  }
+
+  std::mutex mu_;
+  std::map<uintptr_t, PinnedBlock*> live_;          // handed out, by address
+  std::multimap<size_t, PinnedBlock*> cached_;  // freed, by size
+};
+
+PinnedAllocator* the_pinned_allocator() {
+  static PinnedAllocator* allocator = new PinnedAllocator();  // never destroyed, as caches()
+  return allocator;
+}
+
+void PinnedAllocator::release(void* /*ptr*/, void* ctx) {
+  the_pinned_allocator()->free(static_cast<PinnedBlock*>(ctx));
+}
 
 }  // namespace
 
@@ -83,14 +423,42 @@ Allocator* cuda_allocator() {
 }
 
 size_t allocated_bytes(int device) {
-  return device >= 0 && device < kMaxDevices ? g_allocated[device].load() : 0;
+  DeviceCache* c = cache_of(device);
+  return c != nullptr ? c->allocated() : 0;
 }
 size_t peak_allocated_bytes(int device) {
-  return device >= 0 && device < kMaxDevices ? g_peak[device].load() : 0;
+  DeviceCache* c = cache_of(device);
+  return c != nullptr ? c->peak() : 0;
 }
 void reset_peak_allocated_bytes(int device) {
-  if (device >= 0 && device < kMaxDevices) g_peak[device] = g_allocated[device].load();
+  if (DeviceCache* c = cache_of(device)) c->reset_peak();
 }
+size_t reserved_bytes(int device) {
+  DeviceCache* c = cache_of(device);
+  return c != nullptr ? c->reserved() : 0;
+}
+
+void release_cached_memory() {
+  for (DeviceCache* c : caches()) c->empty_cache();
+}
+
+Allocator* pinned_allocator() { return the_pinned_allocator(); }
+
+void record_pinned_use(const void* ptr, cudaStream_t stream, int device) {
+  the_pinned_allocator()->record_use(ptr, stream, device);
+}
+
+bool is_pinned_pointer(const void* ptr) {
+  if (ptr == nullptr) return false;
+  cudaPointerAttributes attr{};
+  if (cudaPointerGetAttributes(&attr, ptr) != cudaSuccess) {
+    cudaGetLastError();  // not an error for us: the memory is simply not CUDA's
+    return false;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
+// ---- DeviceGuard (declared in cuda/api.h) ----
 
 DeviceGuard::DeviceGuard(int device) {
   if (device < 0) return;

@@ -1,9 +1,14 @@
 // The public ember::cuda API in CUDA builds: device queries never throw (no GPU or no
-// driver reads as zero devices); memory figures come from the allocator's counters.
+// driver reads as zero devices); memory figures come from the caching allocator; pinning.
 #include <ember/cuda/api.h>
 
 #include <cuda_runtime.h>
 
+#include <memory>
+
+#include <ember/core/checks.h>
+#include <ember/core/dispatch.h>
+#include <ember/core/tensor.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
 
@@ -49,9 +54,12 @@ void set_device(int index) {
   EMBER_CUDA_CHECK(cudaSetDevice(index));
 }
 
-// Waits for all work on the current device; with no GPU there is nothing to wait for.
-void synchronize() {
+// Waits for all work on the device; with no GPU there is nothing to wait for.
+void synchronize(int device) {
   if (!is_available()) return;
+  EMBER_CHECK(device < device_count(), "cuda::synchronize: device ", device, " does not exist (",
+              device_count(), " CUDA devices)");
+  DeviceGuard guard(device);
   EMBER_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -63,14 +71,37 @@ size_t max_memory_allocated(int device) {
   return is_available() ? peak_allocated_bytes(resolve(device)) : 0;
 }
 
-// No cache yet: reserved memory is exactly what live tensors hold.
-size_t memory_reserved(int device) { return memory_allocated(device); }
+size_t memory_reserved(int device) { return is_available() ? reserved_bytes(resolve(device)) : 0; }
 
 void reset_peak_memory_stats(int device) {
   if (is_available()) reset_peak_allocated_bytes(resolve(device));
 }
 
-void empty_cache() {}
+void empty_cache() {
+  if (is_available()) release_cached_memory();
+}
+
+namespace detail {
+
+// A contiguous copy in a storage from the pinned allocator. No autograd history: like
+// LibTorch's pin_memory on a tensor that does not require grad.
+Tensor pin_memory(const Tensor& t) {
+  EMBER_CHECK(is_available(),
+              "pin_memory: no CUDA device is available (page-locked memory needs a GPU)");
+  EMBER_CHECK(t.is_cpu(), "pin_memory: only CPU tensors can be pinned, got a tensor on ",
+              t.device());
+  const size_t nbytes = t.nbytes();
+  Storage storage = std::make_shared<StorageImpl>(pinned_allocator()->allocate(nbytes, kCPU),
+                                                  nbytes, Device(kCPU));
+  Tensor out(std::make_shared<TensorImpl>(std::move(storage), t.dtype(), t.sizes(),
+                                          contiguous_strides(t.sizes()), 0));
+  if (t.numel() > 0) kernel<Op::copy>(kCPU)(out, t, false);
+  return out;
+}
+
+bool is_pinned(const void* ptr) { return is_available() && is_pinned_pointer(ptr); }
+
+}  // namespace detail
 
 }  // namespace cuda
 }  // namespace ember

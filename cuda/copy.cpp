@@ -1,7 +1,6 @@
-// CUDA memory kernels: copy between any pair of devices (registered in the CUDA table, which
-// core consults whenever one side is on the GPU) and fill. Dense same-dtype copies are one
-// cudaMemcpy; anything else goes through the host and reuses the CPU copy kernel for
-// strides and dtype conversion (a device-side strided copy arrives with the CUDA backend).
+// CUDA copies (the CUDA table's copy kernel, used whenever one side is on the GPU) and fill.
+// Work goes on the current stream of the CUDA side; the host waits only after a copy to the
+// host or one from pageable memory, never for a non_blocking copy with pinned host memory.
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -11,81 +10,144 @@
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
+#include <ember/cuda/stream.h>
 
 namespace ember {
 namespace cuda {
 namespace {
 
-int device_index(const Tensor& t) { return t.is_cuda() ? t.device().index() : -1; }
-
-// Elements between the first and one past the last element a view touches (strides >= 0).
-int64_t storage_extent(const Tensor& t) {
-  if (t.numel() == 0) return 0;
-  int64_t extent = 1;
-  for (int64_t d = 0; d < t.dim(); ++d) extent += (t.sizes()[d] - 1) * t.strides()[d];
-  return extent;
+bool dense_same_dtype(const Tensor& dst, const Tensor& src) {
+  return dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous();
 }
 
-// A host copy of the storage span that a CUDA view touches, and a CPU view into it with the
-// view's own strides: lets the CPU kernels read or write any strided GPU view.
-struct HostMirror {
-  Tensor base;  // [extent] on the CPU
-  Tensor view;  // the CUDA view's sizes and strides over base
-};
+// A contiguous CPU copy of t (the CPU kernel directly: no autograd recording in a kernel).
+Tensor dense_on_host(const Tensor& t, ScalarType dtype) {
+  Tensor out = empty_on(t.sizes(), dtype, kCPU);
+  kernel<Op::copy>(kCPU)(out, t, false);
+  return out;
+}
 
-HostMirror mirror_to_host(const Tensor& t) {
-  const int64_t extent = storage_extent(t);
-  HostMirror m;
-  m.base = empty_on({extent}, t.dtype(), kCPU);
-  if (extent > 0) {
-    EMBER_CUDA_CHECK(cudaMemcpy(m.base.data_ptr(), t.data_ptr(), extent * t.element_size(),
-                                cudaMemcpyDeviceToHost));
+// The end of a host<->device transfer queued on `stream`. With non_blocking and pinned
+// host memory the caller synchronizes later; the pinned cache records the copy so that the
+// block is not handed out again before the copy is done. Otherwise the host waits here: the
+// data must be there on return, and pageable memory must not change under a pending copy.
+void finish_transfer(const void* host, bool non_blocking, cudaStream_t stream, int device) {
+  if (non_blocking && is_pinned_pointer(host)) {
+    record_pinned_use(host, stream, device);
+    return;
   }
-  m.view = m.base.as_strided(t.sizes(), t.strides(), 0);
-  return m;
+  EMBER_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+// CPU -> CUDA: the host side dense in its own dtype, one transfer, then strides and dtype
+// conversion on the device.
+void copy_to_device(const Tensor& dst, const Tensor& src, bool non_blocking) {
+  const int device = dst.device().index();
+  DeviceGuard guard(device);
+  const cudaStream_t stream = current_stream(device);
+  const Tensor host = src.is_contiguous() ? src : dense_on_host(src, src.dtype());
+  const bool direct = dense_same_dtype(dst, host);
+  // A temporary freed at the end returns to this stream's pool: later work on the stream
+  // runs after copy_on_device has read it.
+  const Tensor staged = direct ? dst : empty_on(src.sizes(), src.dtype(), dst.device());
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(staged.data_ptr(), host.data_ptr(), host.nbytes(),
+                                   cudaMemcpyHostToDevice, stream));
+  if (!direct) copy_on_device(dst, staged);
+  finish_transfer(host.data_ptr(), non_blocking, stream, device);
+}
+
+// CUDA -> CPU: strides and dtype conversion on the device into a dense buffer of dst's
+// dtype, one transfer, and for a strided destination a last CPU copy.
+void copy_to_host(const Tensor& dst, const Tensor& src, bool non_blocking) {
+  const int device = src.device().index();
+  DeviceGuard guard(device);
+  const cudaStream_t stream = current_stream(device);
+  Tensor dense = src;
+  if (!src.is_contiguous() || src.dtype() != dst.dtype()) {
+    dense = empty_on(src.sizes(), dst.dtype(), src.device());
+    copy_on_device(dense, src);
+  }
+  if (dst.is_contiguous()) {
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(dst.data_ptr(), dense.data_ptr(), dst.nbytes(),
+                                     cudaMemcpyDeviceToHost, stream));
+    finish_transfer(dst.data_ptr(), non_blocking, stream, device);
+    return;
+  }
+  Tensor host = empty_on(dst.sizes(), dst.dtype(), kCPU);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(host.data_ptr(), dense.data_ptr(), host.nbytes(),
+                                   cudaMemcpyDeviceToHost, stream));
+  EMBER_CUDA_CHECK(cudaStreamSynchronize(stream));  // the CPU reads it next
+  kernel<Op::copy>(kCPU)(dst, host, false);
+}
+
+// Both on one device: one memcpy when dense, else the device copy kernel. Never waits.
+void copy_within_device(const Tensor& dst, const Tensor& src) {
+  const int device = dst.device().index();
+  DeviceGuard guard(device);
+  if (dense_same_dtype(dst, src)) {
+    EMBER_CUDA_CHECK(cudaMemcpyAsync(dst.data_ptr(), src.data_ptr(), dst.nbytes(),
+                                     cudaMemcpyDeviceToDevice, current_stream(device)));
+    return;
+  }
+  copy_on_device(dst, src);
+}
+
+// `waiter` (a stream of waiter_device) waits, on the device, for the work queued so far on
+// `signaler` (of signaler_device). The event may be destroyed while pending.
+void stream_wait(cudaStream_t waiter, int waiter_device, cudaStream_t signaler,
+                 int signaler_device) {
+  DeviceGuard on_signaler(signaler_device);  // an event and its stream share a device
+  cudaEvent_t event = nullptr;
+  EMBER_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  cudaError_t err = cudaEventRecord(event, signaler);
+  if (err == cudaSuccess) {
+    DeviceGuard on_waiter(waiter_device);  // a null stream means the current device's
+    err = cudaStreamWaitEvent(waiter, event, 0);
+  }
+  cudaEventDestroy(event);
+  EMBER_CUDA_CHECK(err);
+}
+
+// cuda:i -> cuda:j: the source made dense on its device, a peer copy on the destination's
+// current stream, and the destination's strides/dtype on its device. The two streams are
+// ordered both ways with events, as in PyTorch: the peer copy reads the source only after
+// the source's stream wrote it, and the source's stream reuses the source's memory (once
+// freed) only after the peer copy read it.
+void copy_across_devices(const Tensor& dst, const Tensor& src) {
+  const int dst_device = dst.device().index();
+  const int src_device = src.device().index();
+  const cudaStream_t dst_stream = current_stream(dst_device);
+  const cudaStream_t src_stream = current_stream(src_device);
+  Tensor src_dense = src;
+  if (!src.is_contiguous()) {
+    DeviceGuard guard(src_device);
+    src_dense = empty_on(src.sizes(), src.dtype(), src.device());
+    copy_on_device(src_dense, src);
+  }
+  stream_wait(dst_stream, dst_device, src_stream, src_device);
+  {
+    DeviceGuard guard(dst_device);
+    const bool direct = dense_same_dtype(dst, src_dense);
+    const Tensor landing = direct ? dst : empty_on(src.sizes(), src.dtype(), dst.device());
+    EMBER_CUDA_CHECK(cudaMemcpyPeerAsync(landing.data_ptr(), dst_device, src_dense.data_ptr(),
+                                         src_device, src_dense.nbytes(), dst_stream));
+    if (!direct) copy_on_device(dst, landing);
+  }
+  stream_wait(src_stream, src_device, dst_stream, dst_device);
 }
 
 void copy_kernel(const Tensor& dst, const Tensor& src, bool non_blocking) {
   if (dst.numel() == 0) return;
   if (dst.is_cpu() && src.is_cpu()) return kernel<Op::copy>(kCPU)(dst, src, non_blocking);
-  DeviceGuard guard(dst.is_cuda() ? device_index(dst) : device_index(src));
-
-  // Dense and same dtype: one memcpy. Host<->device copies from pageable memory are
-  // synchronous whatever non_blocking says; device-to-device stays asynchronous.
-  if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous()) {
-    if (dst.is_cuda() && src.is_cuda()) {
-      EMBER_CUDA_CHECK(
-          cudaMemcpyAsync(dst.data_ptr(), src.data_ptr(), dst.nbytes(), cudaMemcpyDefault, 0));
-    } else {
-      EMBER_CUDA_CHECK(cudaMemcpy(dst.data_ptr(), src.data_ptr(), dst.nbytes(),
-                                  dst.is_cuda() ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
-    }
-    return;
-  }
-
-  // Otherwise through the host: read the source (if on the GPU), convert/stride on the CPU.
-  HostMirror src_mirror;
-  const Tensor& src_host = src.is_cuda() ? (src_mirror = mirror_to_host(src)).view : src;
-  const auto cpu_copy = kernel<Op::copy>(kCPU);
-  if (dst.is_cpu()) return cpu_copy(dst, src_host, false);
-  if (dst.is_contiguous()) {
-    Tensor staged = empty_on(dst.sizes(), dst.dtype(), kCPU);
-    cpu_copy(staged, src_host, false);
-    EMBER_CUDA_CHECK(
-        cudaMemcpy(dst.data_ptr(), staged.data_ptr(), dst.nbytes(), cudaMemcpyHostToDevice));
-    return;
-  }
-  // A strided destination: read its span, write the elements, put the span back (the
-  // elements in between that are not part of dst go back unchanged).
-  HostMirror dst_mirror = mirror_to_host(dst);
-  cpu_copy(dst_mirror.view, src_host, false);
-  EMBER_CUDA_CHECK(cudaMemcpy(dst.data_ptr(), dst_mirror.base.data_ptr(), dst_mirror.base.nbytes(),
-                              cudaMemcpyHostToDevice));
+  if (src.is_cpu()) return copy_to_device(dst, src, non_blocking);
+  if (dst.is_cpu()) return copy_to_host(dst, src, non_blocking);
+  if (dst.device().index() != src.device().index()) return copy_across_devices(dst, src);
+  copy_within_device(dst, src);
 }
 
 void fill_kernel(const Tensor& out, const Scalar& value) {
   if (out.numel() == 0) return;
-  DeviceGuard guard(device_index(out));
+  DeviceGuard guard(out.device().index());
   uint64_t bits = 0;
   EMBER_DISPATCH_ALL_TYPES(out.dtype(), "fill", [&] {
     const scalar_t v = value.to<scalar_t>();
@@ -96,11 +158,11 @@ void fill_kernel(const Tensor& out, const Scalar& value) {
 
   const IntArrayRef strides[1] = {out.strides()};
   const StridedGeometry g = collapse_dims(out.sizes(), strides, 1);
-  if (static_cast<int>(g.sizes.size()) > kMaxLaunchDims) {  // rare: fill through the host
-    HostMirror m = mirror_to_host(out);
-    kernel<Op::fill>(kCPU)(m.view, value);
-    EMBER_CUDA_CHECK(
-        cudaMemcpy(out.data_ptr(), m.base.data_ptr(), m.base.nbytes(), cudaMemcpyHostToDevice));
+  if (static_cast<int>(g.sizes.size()) > kMaxLaunchDims) {
+    // Rare (more than 8 dims after merging): fill a dense tensor and copy it in.
+    Tensor dense = empty_on(out.sizes(), out.dtype(), out.device());
+    launch_fill(dense.data_ptr(), dense.numel(), elem_size, bits);
+    copy_on_device(out, dense);
     return;
   }
   StridedLayout layout;

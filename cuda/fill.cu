@@ -1,5 +1,6 @@
 // Fill kernels: write one value into every element of a CUDA tensor (fill_, zero_, full).
 // The value arrives as its bit pattern, so one kernel per element size serves every dtype.
+// Everything runs on the current stream of the current device.
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
+#include <ember/cuda/stream.h>
 
 namespace ember {
 namespace cuda {
@@ -57,16 +59,18 @@ template <class T>
 void fill_typed(void* data, int64_t n, uint64_t bits) {
   T value;
   std::memcpy(&value, &bits, sizeof(T));
-  fill_contiguous<T><<<blocks_for(n), kBlock>>>(static_cast<T*>(data), n, value);
-  EMBER_CUDA_CHECK_LAUNCH();
+  fill_contiguous<T>
+      <<<blocks_for(n), kBlock, 0, current_stream()>>>(static_cast<T*>(data), n, value);
+  EMBER_CUDA_KERNEL_CHECK("fill");
 }
 
 template <class T>
 void fill_strided_typed(void* data, int64_t n, const StridedLayout& layout, uint64_t bits) {
   T value;
   std::memcpy(&value, &bits, sizeof(T));
-  fill_strided<T><<<blocks_for(n), kBlock>>>(static_cast<T*>(data), n, layout, value);
-  EMBER_CUDA_CHECK_LAUNCH();
+  fill_strided<T>
+      <<<blocks_for(n), kBlock, 0, current_stream()>>>(static_cast<T*>(data), n, layout, value);
+  EMBER_CUDA_KERNEL_CHECK("fill");
 }
 
 void fill_by_size(void* data, int64_t n, int elem_size, uint64_t bits) {
@@ -91,15 +95,15 @@ void launch_fill(void* data, int64_t n, int elem_size, uint64_t bits) {
   const size_t nbytes = static_cast<size_t>(n) * elem_size;
   const uint64_t mask = elem_size == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * elem_size)) - 1;
   if ((bits & mask) == 0) {  // zeros (the common case: zeros, zero_) are a memset
-    EMBER_CUDA_CHECK(cudaMemsetAsync(data, 0, nbytes, 0));
+    EMBER_CUDA_CHECK(cudaMemsetAsync(data, 0, nbytes, current_stream()));
     return;
   }
   // 16-byte stores for the aligned bulk, element stores for the tail.
   if (reinterpret_cast<uintptr_t>(data) % 16 == 0 && nbytes >= 16) {
     const int64_t nvec = static_cast<int64_t>(nbytes / 16);
-    fill_contiguous<uint4>
-        <<<blocks_for(nvec), kBlock>>>(static_cast<uint4*>(data), nvec, replicate(bits, elem_size));
-    EMBER_CUDA_CHECK_LAUNCH();
+    fill_contiguous<uint4><<<blocks_for(nvec), kBlock, 0, current_stream()>>>(
+        static_cast<uint4*>(data), nvec, replicate(bits, elem_size));
+    EMBER_CUDA_KERNEL_CHECK("fill");
     const int64_t done = nvec * 16 / elem_size;
     if (done < n)
       fill_by_size(static_cast<char*>(data) + done * elem_size, n - done, elem_size, bits);

@@ -14,6 +14,12 @@ void register_backend() {
   if (!is_available()) return;
   set_allocator(kCUDA, cuda_allocator());
   register_copy_kernels();
+  register_elementwise_kernels();
+  register_gemm_kernels();
+  register_index_kernels();
+  register_random_kernels();
+  register_reduce_kernels();
+  register_softmax_kernels();
 }
 
 }  // namespace cuda

@@ -1,5 +1,5 @@
 // Internal: the current CUDA stream of each device (per thread), which every kernel launch,
-// copy and cuBLAS call of the backend uses. The public Stream API is in cuda/api.h.
+// copy and cuBLAS call of the backend uses. The public Stream/Event API is in cuda/api.h.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -9,37 +9,13 @@
 #include <memory>
 #include <string>
 
-#include "reference.h"
+#include "autograd_helpers.h"
 
 using namespace ember;
+using agtest::close;
+using agtest::error_of;
+using agtest::has;
 using autograd::tensor_list;
-
-namespace {
-
-::testing::AssertionResult close(const Tensor& a, const Tensor& b, double tol = 1e-6) {
-  if (!a.defined() || !b.defined()) return ::testing::AssertionFailure() << "undefined tensor";
-  if (!a.sizes().equals(b.sizes())) {
-    return ::testing::AssertionFailure() << "shapes " << a.sizes() << " vs " << b.sizes();
-  }
-  if (allclose(a.detach().to(kFloat64), b.detach().to(kFloat64), tol, tol)) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << a << " vs " << b;
-}
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-}  // namespace
 
 TEST(Backward, AccumulatesAcrossCalls) {
   Tensor w = randn({4}, requires_grad());

@@ -10,7 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "autograd_helpers.h"
+
 using namespace ember;
+using agtest::close;
+using agtest::error_of;
+using agtest::has;
 using autograd::tensor_list;
 
 namespace {
@@ -32,18 +37,6 @@ void expect_values(const Tensor& t, const std::vector<double>& want, double tol 
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
 }
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 std::string node_name(const Tensor& t) { return t.grad_fn() ? t.grad_fn()->name() : "(leaf)"; }
 

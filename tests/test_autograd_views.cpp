@@ -8,21 +8,15 @@
 #include <functional>
 #include <string>
 
+#include "autograd_helpers.h"
+
 using namespace ember;
+using agtest::close;
+using agtest::error_of;
+using agtest::has;
 using autograd::tensor_list;
 
 namespace {
-
-::testing::AssertionResult close(const Tensor& a, const Tensor& b, double tol = 1e-6) {
-  if (!a.defined() || !b.defined()) return ::testing::AssertionFailure() << "undefined tensor";
-  if (!a.sizes().equals(b.sizes())) {
-    return ::testing::AssertionFailure() << "shapes " << a.sizes() << " vs " << b.sizes();
-  }
-  if (allclose(a.detach().to(kFloat64), b.detach().to(kFloat64), tol, tol)) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << a << " vs " << b;
-}
 
 Tensor leaf(IntArrayRef sizes, ScalarType dtype = kFloat64) {
   int64_t n = 1;
@@ -31,15 +25,6 @@ Tensor leaf(IntArrayRef sizes, ScalarType dtype = kFloat64) {
 }
 
 std::string name_of(const Tensor& t) { return t.grad_fn() ? t.grad_fn()->name() : "(none)"; }
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 }  // namespace
 

@@ -1,27 +1,74 @@
-// The ember::cuda API for builds without CUDA: nothing is available, stats are zero,
-// and asking for a device throws a clear Error instead of failing at link time.
+// The ember::cuda API for builds without CUDA: nothing is available, stats are zero, and
+// whatever needs a GPU (streams, events, guards, pinned memory) throws a clear Error.
 #include <ember/core/error.h>
+#include <ember/core/tensor.h>
 #include <ember/cuda/api.h>
 
 namespace ember {
 namespace cuda {
 
+namespace {
+[[noreturn]] void no_cuda(const char* what) {
+  EMBER_THROW(what, ": ember was built without CUDA (no GPU support)");
+}
+}  // namespace
+
 bool is_available() { return false; }
 int device_count() { return 0; }
 
-int current_device() { EMBER_THROW("cuda::current_device: ember was built without CUDA"); }
+int current_device() { no_cuda("cuda::current_device"); }
 
 void set_device(int index) {
   EMBER_THROW("cuda: ember was built without CUDA (set_device(", index, ") is not possible)");
 }
 
-void synchronize() {}
+void synchronize(int) {}
 
 size_t memory_allocated(int) { return 0; }
 size_t max_memory_allocated(int) { return 0; }
 size_t memory_reserved(int) { return 0; }
 void reset_peak_memory_stats(int) {}
 void empty_cache() {}
+
+bool Stream::query() const { no_cuda("Stream::query"); }
+void Stream::synchronize() const { no_cuda("Stream::synchronize"); }
+
+Stream getStreamFromPool(bool, int) { no_cuda("cuda::getStreamFromPool"); }
+Stream getDefaultStream(int) { no_cuda("cuda::getDefaultStream"); }
+Stream getCurrentStream(int) { no_cuda("cuda::getCurrentStream"); }
+void setCurrentStream(Stream) { no_cuda("cuda::setCurrentStream"); }
+Stream getStreamFromExternal(void*, int) { no_cuda("cuda::getStreamFromExternal"); }
+
+StreamGuard::StreamGuard(const Stream&) { no_cuda("cuda::StreamGuard"); }
+StreamGuard::~StreamGuard() = default;
+
+// A negative index means "leave the device alone", which needs no GPU.
+DeviceGuard::DeviceGuard(int device) {
+  if (device >= 0) no_cuda("cuda::DeviceGuard");
+}
+DeviceGuard::~DeviceGuard() = default;
+
+// An event can exist without a GPU but never be recorded, so it is never created.
+Event::~Event() = default;
+Event::Event(Event&& other) noexcept
+    : event_(other.event_), device_(other.device_), timing_(other.timing_) {}
+Event& Event::operator=(Event&& other) noexcept {
+  event_ = other.event_;
+  device_ = other.device_;
+  timing_ = other.timing_;
+  return *this;
+}
+void Event::record() { no_cuda("Event::record"); }
+void Event::record(const Stream&) { no_cuda("Event::record"); }
+void Event::block(const Stream&) const {}  // nothing recorded, nothing to wait for
+bool Event::query() const { return true; }
+void Event::synchronize() const {}
+float Event::elapsed_time(const Event&) const { no_cuda("Event::elapsed_time"); }
+
+namespace detail {
+Tensor pin_memory(const Tensor&) { no_cuda("pin_memory"); }
+bool is_pinned(const void*) { return false; }
+}  // namespace detail
 
 }  // namespace cuda
 }  // namespace ember
