@@ -104,7 +104,8 @@ class DimVector {
       std::copy(heap_.data(), heap_.data() + n, inline_);
       heap_.clear();
     }
-    for (size_t i = size_; i < n; ++i) data()[i] = 0;
+    int64_t* d = n > kInline ? heap_.data() : inline_;  // data() still reads the old size
+    for (size_t i = size_; i < n; ++i) d[i] = 0;
     size_ = n;
   }
   void push_back(int64_t v) {

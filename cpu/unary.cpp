@@ -2,6 +2,7 @@
 // Math functions take Eigen's vectorized forms on contiguous data and std:: on strided data.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include <Eigen/Core>
@@ -39,9 +40,16 @@ struct Log {
   T scalar(T x) const {
     return std::log(x);
   }
+  // Eigen's log treats subnormal inputs as the smallest normal number: scale them into the
+  // normal range first (log(x) = log(x * 2^k) - k ln 2), which costs no extra log.
   template <class A>
   auto eigen(const A& x) const {
-    return x.log();
+    using T = typename A::Scalar;
+    constexpr bool kFloat = std::is_same<T, float>::value;
+    const T scale = kFloat ? T(16777216.0) : T(18014398509481984.0);     // 2^24, 2^54
+    const T shift = kFloat ? T(16.635532333438687) : T(37.429947750237048);  // k ln 2
+    const auto small = x < std::numeric_limits<T>::min();
+    return small.select(x * scale, x).log() - small.template cast<T>() * shift;
   }
 };
 struct Log1p {
@@ -55,9 +63,9 @@ struct Log1p {
     return x.log1p();
   }
 };
-// Eigen's float sqrt and rsqrt are fast-math estimates (1-2 ulp off, sqrt(inf) = NaN), so
-// floats use std::sqrt in a plain loop (vectorized only where built with -fno-math-errno);
-// Eigen's double sqrt is the exact instruction.
+// Eigen's sqrt and rsqrt can be fast-math estimates (1-2 ulp off, sqrt(inf) = NaN, for
+// float everywhere and for double with AVX-512), so both use std::sqrt in a plain loop:
+// the exact instruction, vectorized since the library is built with -fno-math-errno.
 struct Sqrt {
   static constexpr const char* kName = "sqrt";
   template <class T>
@@ -67,10 +75,7 @@ struct Sqrt {
   template <class A>
   auto eigen(const A& x) const {
     using T = typename A::Scalar;
-    if constexpr (std::is_same<T, double>::value)
-      return x.sqrt();
-    else
-      return x.unaryExpr([](T v) { return std::sqrt(v); });
+    return x.unaryExpr([](T v) { return std::sqrt(v); });
   }
 };
 struct Rsqrt {
@@ -82,10 +87,7 @@ struct Rsqrt {
   template <class A>
   auto eigen(const A& x) const {
     using T = typename A::Scalar;
-    if constexpr (std::is_same<T, double>::value)
-      return x.sqrt().inverse();
-    else
-      return x.unaryExpr([](T v) { return T(1) / std::sqrt(v); });
+    return x.unaryExpr([](T v) { return T(1) / std::sqrt(v); });
   }
 };
 struct Sin {

@@ -31,7 +31,7 @@ double draw(ScalarType t, Domain d) {
     case Domain::kExponent:
       return fl ? real(-2, 2) : integer(0, 4);
     case Domain::kNearOne:
-      return fl ? real(0.5, 1.5) : integer(u8 ? 0 : -2, 2);
+      return fl ? real(0.98, 1.02) : integer(u8 ? 0 : -2, 2);
     case Domain::kWide:
       return fl ? real(-60, 60) : u8 ? integer(0, 255) : integer(-100, 100);
     case Domain::kSpecial:

@@ -393,3 +393,30 @@ TEST(Dispatcher, EveryOpHasACpuKernel) {
 }
 
 }  // namespace
+
+// Shapes past DimVector's 8 inline slots live on the heap: growing into it, copying,
+// shrinking back, and ops over 9-D and 10-D tensors against naive sums.
+TEST(TensorCore, MoreThanEightDims) {
+  DimVector v;
+  for (int64_t i = 0; i < 12; ++i) v.push_back(i + 1);
+  ASSERT_EQ(v.size(), 12u);
+  for (int64_t i = 0; i < 12; ++i) EXPECT_EQ(v[i], i + 1);
+  DimVector copy = v;
+  copy.resize(3);
+  EXPECT_EQ(copy.vec(), (std::vector<int64_t>{1, 2, 3}));
+  copy.resize(10);
+  EXPECT_EQ(copy[9], 0);
+
+  const std::vector<int64_t> shape = {2, 3, 2, 3, 2, 3, 2, 3, 2};
+  Tensor a = ember::randn(shape, ember::kFloat64), b = ember::randn(shape, ember::kFloat64);
+  EXPECT_EQ(a.dim(), 9);
+  const std::vector<double> va = ref::values(a), vb = ref::values(b);
+  double want = 0;
+  for (size_t i = 0; i < va.size(); ++i) want += va[i] + vb[i];
+  EXPECT_NEAR((a + b).sum().item<double>(), want, 1e-9);
+  std::vector<int64_t> rev = {8, 7, 6, 5, 4, 3, 2, 1, 0};
+  EXPECT_NEAR((a.permute(rev) + b.permute(rev)).sum().item<double>(), want, 1e-9);
+  Tensor c = a.unsqueeze(0).unsqueeze(5);  // 11 dims
+  EXPECT_EQ(c.dim(), 11);
+  EXPECT_NEAR(c.abs().sum({1, 3}).sum().item<double>(), a.abs().sum().item<double>(), 1e-9);
+}
