@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -267,12 +269,38 @@ void free_block(void* /*ptr*/, void* ctx) {
   caches()[block->device]->free(block);
 }
 
+// EMBER_CUDA_NO_CACHING=1: every tensor gets its own cudaMalloc and is cudaFree'd when it
+// dies, so compute-sanitizer memcheck sees overruns that a cached block would hide (slow;
+// memory_allocated() and friends do not count these blocks).
+bool caching_disabled() {
+  static const bool off = [] {
+    const char* v = std::getenv("EMBER_CUDA_NO_CACHING");
+    return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+  }();
+  return off;
+}
+
+void free_uncached(void* ptr, void* /*ctx*/) {
+  if (cudaFree(ptr) != cudaSuccess) cudaGetLastError();  // a deleter must not throw
+}
+
 class CudaAllocator final : public Allocator {
  public:
   DataPtr allocate(size_t nbytes, Device device) override {
     if (nbytes == 0) return {};
     int index = device.index();
     if (index < 0) EMBER_CUDA_CHECK(cudaGetDevice(&index));
+    if (caching_disabled()) {
+      DeviceGuard guard(index);
+      void* ptr = nullptr;
+      if (cudaMalloc(&ptr, nbytes) != cudaSuccess) {
+        cudaGetLastError();
+        throw OutOfMemoryError(::ember::detail::str("cuda: out of memory allocating ", nbytes,
+                                                    " bytes on device ", index,
+                                                    " (EMBER_CUDA_NO_CACHING is set)"));
+      }
+      return DataPtr{ptr, nullptr, &free_uncached};
+    }
     DeviceCache* cache = cache_of(index);
     EMBER_CHECK(cache != nullptr, "cuda: device ", index, " does not exist (", device_count(),
                 " CUDA devices)");
