@@ -293,7 +293,9 @@ class CudaAllocator final : public Allocator {
     if (caching_disabled()) {
       DeviceGuard guard(index);
       void* ptr = nullptr;
-      if (cudaMalloc(&ptr, nbytes) != cudaSuccess) {
+      // Rounded to whole 32-bit words as every cached block is: kernels that update one
+      // byte with a 32-bit atomic (scatter_add on uint8) touch the whole word around it.
+      if (cudaMalloc(&ptr, (nbytes + 3) / 4 * 4) != cudaSuccess) {
         cudaGetLastError();
         throw OutOfMemoryError(::ember::detail::str("cuda: out of memory allocating ", nbytes,
                                                     " bytes on device ", index,

@@ -50,6 +50,8 @@ __device__ void atomic_add(int64_t* p, int64_t v) {
 }
 // No byte atomics: compare-and-swap on the aligned 32-bit word holding the byte, which
 // wraps modulo 256 like the CPU's uint8 add and leaves the other three bytes as they are.
+// The word may extend past the tensor's last byte: ember's CUDA allocator hands out whole
+// 32-bit words (512-byte blocks, or rounded up when caching is off), so it stays in the block.
 __device__ void atomic_add(uint8_t* p, uint8_t v) {
   const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
   unsigned int* word = reinterpret_cast<unsigned int*>(addr & ~uintptr_t(3));
