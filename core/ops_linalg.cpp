@@ -14,11 +14,6 @@
 namespace ember {
 namespace {
 
-// The view of a contiguous result with another shape of the same numel.
-Tensor reshape_contiguous(const Tensor& t, IntArrayRef sizes) {
-  return restride(t, sizes, contiguous_strides(sizes));
-}
-
 void check_operands(const char* name, const Tensor& a, const Tensor& b) {
   check_same_device(name, a, b);
   EMBER_CHECK(a.dtype() == b.dtype(), name, ": expected both operands to have the same dtype, got ",
@@ -123,34 +118,47 @@ void check_batch_broadcast(const Tensor& a, const Tensor& b) {
   }
 }
 
-// matmul with both operands of >= 1 dims and at least one of >= 3: batch dims broadcast,
-// then everything is flattened to one batch dim for bmm.
-Tensor matmul_batched(const Tensor& a, const Tensor& b) {
+}  // namespace
+
+// Written with public ops only (mm, bmm, views): recorded, it builds the graph of
+// those primitives, as PyTorch's composite matmul does.
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  check_operands("matmul", a, b);
   const int64_t da = a.dim(), db = b.dim();
-  if (da >= 3 && db <= 2) {
-    // Fold a's batch into its rows: one mm, no broadcast copies (as PyTorch does).
-    const int64_t k = a.sizes()[da - 1];
-    const int64_t flat[2] = {rows_of(a), k};
+  EMBER_CHECK(da >= 1 && db >= 1, "matmul: both arguments need at least 1 dim, got ", a.sizes(),
+              " and ", b.sizes());
+  check_inner("matmul", a, b, a.sizes()[da - 1], db == 1 ? b.sizes()[0] : b.sizes()[db - 2]);
+  check_batch_broadcast(a, b);
+  if (da <= 2 && db <= 2) {
+    Tensor a2 = da == 1 ? a.unsqueeze(0) : a;  // [1, k]
+    Tensor b2 = db == 1 ? b.unsqueeze(1) : b;  // [k, 1]
+    Tensor out = a2.mm(b2);
+    if (da == 2 && db == 2) return out;
+    DimVector shape;
+    if (da == 2) shape.push_back(a.size(0));
+    if (db == 2) shape.push_back(b.size(1));
+    return out.reshape(shape);  // dot: 0-dim
+  }
+  if (da >= 3 && db <= 2) {  // a's batch folds into its rows: one mm
+    const int64_t flat2[2] = {rows_of(a), a.size(-1)};  // no -1: k may be 0
     Tensor b2 = db == 1 ? b.unsqueeze(1) : b;
-    Tensor out = mm_checked(a.reshape(IntArrayRef(flat, 2)), b2);
+    Tensor out = a.reshape(IntArrayRef(flat2, 2)).mm(b2);
     DimVector shape(a.sizes());
     shape.resize(da - 1);
-    if (db == 2) shape.push_back(b.sizes()[1]);
-    return reshape_contiguous(out, shape);
+    if (db == 2) shape.push_back(b.size(1));
+    return out.reshape(shape);
   }
   Tensor a3 = da == 1 ? a.unsqueeze(0) : a;
   Tensor b3 = db == 1 ? b.unsqueeze(1) : b;
   const int64_t na = a3.dim(), nb = b3.dim();
-  const int64_t m = a3.sizes()[na - 2], k = a3.sizes()[na - 1], n = b3.sizes()[nb - 1];
+  const int64_t m = a3.size(-2), k = a3.size(-1), n = b3.size(-1);
   const int64_t nbatch = std::max(na, nb) - 2;
   DimVector batch(nbatch, 1);
   int64_t B = 1;
   for (int64_t i = 0; i < nbatch; ++i) {
     const int64_t ia = i - (nbatch - (na - 2)), ib = i - (nbatch - (nb - 2));
-    const int64_t sa = ia >= 0 ? a3.sizes()[ia] : 1, sb = ib >= 0 ? b3.sizes()[ib] : 1;
-    EMBER_CHECK(sa == sb || sa == 1 || sb == 1, "matmul: shapes ", a.sizes(), " and ", b.sizes(),
-                " cannot be multiplied (batch dims cannot be broadcast: ", sa, " vs ", sb, ")");
-    batch[i] = sa == 1 ? sb : sa;
+    const int64_t sa = ia >= 0 ? a3.size(ia) : 1, sb = ib >= 0 ? b3.size(ib) : 1;
+    batch[i] = sa == 1 ? sb : sa;  // broadcast checked above
     B *= batch[i];
   }
   DimVector ea(batch), eb(batch);
@@ -159,38 +167,12 @@ Tensor matmul_batched(const Tensor& a, const Tensor& b) {
   eb.push_back(k);
   eb.push_back(n);
   const int64_t sa3[3] = {B, m, k}, sb3[3] = {B, k, n};
-  // reshape views when the batch dims merge (e.g. stride-0 broadcast), copies otherwise.
-  Tensor out = bmm_checked(a3.expand(ea).reshape(IntArrayRef(sa3, 3)),
-                           b3.expand(eb).reshape(IntArrayRef(sb3, 3)));
+  Tensor out =
+      a3.expand(ea).reshape(IntArrayRef(sa3, 3)).bmm(b3.expand(eb).reshape(IntArrayRef(sb3, 3)));
   DimVector shape(batch);
   if (da > 1) shape.push_back(m);
   if (db > 1) shape.push_back(n);
-  return reshape_contiguous(out, shape);
-}
-
-}  // namespace
-
-Tensor matmul(const Tensor& a, const Tensor& b) {
-  check_operands("matmul", a, b);
-  const int64_t da = a.dim(), db = b.dim();
-  EMBER_CHECK(da >= 1 && db >= 1, "matmul: both arguments need at least 1 dim, got ", a.sizes(),
-              " and ", b.sizes());
-  check_inner("matmul", a, b, a.sizes()[da - 1], db == 1 ? b.sizes()[0] : b.sizes()[db - 2]);
-  if (autograd::should_record(a, b)) {
-    check_batch_broadcast(a, b);
-    return autograd::recorded::matmul(a, b);
-  }
-  if (da <= 2 && db <= 2) {
-    Tensor a2 = da == 1 ? a.unsqueeze(0) : a;  // [1, k]
-    Tensor b2 = db == 1 ? b.unsqueeze(1) : b;  // [k, 1]
-    Tensor out = mm_checked(a2, b2);
-    if (da == 2 && db == 2) return out;
-    DimVector shape;
-    if (da == 2) shape.push_back(a.sizes()[0]);
-    if (db == 2) shape.push_back(b.sizes()[1]);
-    return reshape_contiguous(out, shape);  // dot: 0-dim
-  }
-  return matmul_batched(a, b);
+  return out.reshape(shape);
 }
 
 Tensor mm(const Tensor& a, const Tensor& b) {
@@ -259,20 +241,19 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
               " does not match weight of shape ", weight.sizes(), " (", in_features,
               " != ", weight.sizes()[1], ")");
   check_operands("linear", input, weight);
-  if (autograd::should_record(input, weight, bias)) {
-    return autograd::recorded::linear(input, weight, bias);
-  }
+  // Public ops only, so that recorded it is PyTorch's graph: AddmmBackward0 (MmBackward0
+  // without bias) over TBackward0, reshapes around it for N-D input, matmul for 1-D input.
   if (input.dim() == 1) {
     Tensor out = matmul(input, weight.t());
     return bias.defined() ? out + bias : out;
   }
   const int64_t flat[2] = {rows_of(input), in_features};
   Tensor x = input.dim() == 2 ? input : input.reshape(IntArrayRef(flat, 2));
-  Tensor out = bias.defined() ? addmm(bias, x, weight.t()) : mm_checked(x, weight.t());
+  Tensor out = bias.defined() ? addmm(bias, x, weight.t()) : x.mm(weight.t());
   if (input.dim() == 2) return out;
   DimVector shape(input.sizes());
-  shape[shape.size() - 1] = weight.sizes()[0];
-  return reshape_contiguous(out, shape);
+  shape.back() = weight.sizes()[0];
+  return out.reshape(shape);
 }
 
 // ---- Tensor methods ----
