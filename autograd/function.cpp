@@ -93,18 +93,24 @@ void CustomFunctionNode::begin(const tensor_list& tensor_args, std::vector<bool>
 }
 
 void CustomFunctionNode::finish(const tensor_list& tensor_args, tensor_list& outputs, bool record) {
+  // The marks are only needed here. Kept in the context, a dirty input (whose grad_fn
+  // becomes this node) would hold the node that holds it: a reference cycle.
+  const auto dirty_marks = std::move(ctx.dirty_);
+  const auto non_differentiable = std::move(ctx.non_differentiable_);
+  ctx.dirty_.clear();
+  ctx.non_differentiable_.clear();
   for (Tensor& out : outputs) {
     if (!out.defined()) continue;
     const bool is_input = std::any_of(tensor_args.begin(), tensor_args.end(),
                                       [&](const Tensor& in) { return in.is_same(out); });
-    const bool dirty = contains(ctx.dirty_, out);
+    const bool dirty = contains(dirty_marks, out);
     if (dirty) {
       check_inplace(name_.c_str(), out);
     } else if (is_input) {
       out = shallow_alias(out);  // returned unchanged: an output of its own
     }
     if (!record) continue;
-    if (contains(ctx.non_differentiable_, out) || !out.is_floating_point()) {
+    if (contains(non_differentiable, out) || !out.is_floating_point()) {
       add_input_meta(out);  // keeps slot numbers aligned with outputs
       continue;
     }
