@@ -23,8 +23,9 @@ void backward(const tensor_list& tensors, const tensor_list& grad_tensors = {},
 // allow_unused: an input the outputs do not depend on gets an undefined tensor instead
 // of an error.
 tensor_list grad(const tensor_list& outputs, const tensor_list& inputs,
-                 const tensor_list& grad_outputs = {}, std::optional<bool> retain_graph = std::nullopt,
-                 bool create_graph = false, bool allow_unused = false);
+                 const tensor_list& grad_outputs = {},
+                 std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
+                 bool allow_unused = false);
 
 // The graph behind `t` as Graphviz dot text: one box per node (name, output shapes),
 // leaves with their shapes, edges from each node to the nodes of its inputs.

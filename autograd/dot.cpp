@@ -47,8 +47,8 @@ std::string to_dot(const tensor_list& roots) {
     Edge e = gradient_edge(roots[r]);
     if (!e.is_valid()) continue;
     const int k = visit(e.function.get());
-    os << "  out" << r << " [label=\"output " << r << "\\n" << roots[r].sizes()
-       << "\", shape=ellipse];\n  out" << r << " -> n" << k << ";\n";
+    os << "  out" << r << " [label=\"output " << r << "\\n"
+       << roots[r].sizes() << "\", shape=ellipse];\n  out" << r << " -> n" << k << ";\n";
   }
   while (!stack.empty()) {
     const Node* n = stack.back();

@@ -43,17 +43,10 @@ struct ScratchLease {
 };
 
 struct LaterFirst {
-  bool operator()(const Node* a, const Node* b) const { return a->sequence_nr() < b->sequence_nr(); }
-};
-
-bool is_expandable_to(IntArrayRef shape, IntArrayRef desired) {
-  if (shape.size() > desired.size()) return false;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    const int64_t s = shape[shape.size() - 1 - i], d = desired[desired.size() - 1 - i];
-    if (s != d && s != 1) return false;
+  bool operator()(const Node* a, const Node* b) const {
+    return a->sequence_nr() < b->sequence_nr();
   }
-  return true;
-}
+};
 
 // A gradient produced by `fn` for slot `e.input_nr` of `e.function`, made to match what
 // that slot expects: broadcast gradients are summed back, dtypes cast back.
@@ -66,8 +59,8 @@ Tensor validate(const Node& fn, size_t index, const Edge& e, Tensor g) {
     g = sum_to(g, want.sizes);
   }
   EMBER_CHECK(g.device() == want.device, "Function ", fn.name(),
-              " returned an invalid gradient at index ", index, " - expected device ",
-              want.device, " but got ", g.device());
+              " returned an invalid gradient at index ", index, " - expected device ", want.device,
+              " but got ", g.device());
   if (g.dtype() != want.dtype) g = g.to(want.dtype);
   return g;
 }
@@ -76,7 +69,8 @@ void check_finite(const Node& fn, size_t index, const Tensor& g) {
   if (!g.is_floating_point() || g.numel() == 0) return;
   NoGradGuard no_grad;
   const bool has_nan = ne(g, g).any().item<bool>();
-  const bool has_inf = !has_nan && eq(abs(g), std::numeric_limits<double>::infinity()).any().item<bool>();
+  const bool has_inf =
+      !has_nan && eq(abs(g), std::numeric_limits<double>::infinity()).any().item<bool>();
   if (has_nan || has_inf) {
     EMBER_THROW("Function '", fn.name(), "' returned ", has_nan ? "nan" : "inf", " values in its ",
                 index, "th output (the gradient for input ", index, " of the forward op '",
@@ -123,8 +117,8 @@ tensor_list Engine::execute(ArrayRef<Edge> roots, TensorList root_grads, bool ke
       }
       return false;
     };
-    for (Node* n : nodes) n->needed_ = false;
-    // Iterative post-order DFS: children land in `order` before their parents.
+    // (visit() left needed_ false for every node.) Iterative post-order DFS: children land in
+    // `order` before their parents.
     std::vector<std::pair<Node*, size_t>> frames;
     std::vector<Node*> order;
     const uint64_t mark = g_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -202,8 +196,8 @@ tensor_list Engine::execute(ArrayRef<Edge> roots, TensorList root_grads, bool ke
         if (!impl || !g.defined()) continue;
         auto& meta = impl->autograd_meta();
         if (!meta) meta = std::make_shared<AutogradMeta>();
-        meta->grad = meta->grad.defined() ? meta->grad + g
-                                          : (create_graph ? g : g.detach().clone());
+        meta->grad =
+            meta->grad.defined() ? meta->grad + g : (create_graph ? g : g.detach().clone());
       }
       for (size_t c = 0; c < captures.size(); ++c) {
         if (captures[c].function.get() != n) continue;

@@ -19,8 +19,8 @@ const char* IValue::kind() const {
   return names[v_.index()];
 }
 
-#define EMBER_IVALUE_GET(T, what)                                                    \
-  if (const T* p = std::get_if<T>(&v_)) return *p;                                   \
+#define EMBER_IVALUE_GET(T, what)                  \
+  if (const T* p = std::get_if<T>(&v_)) return *p; \
   EMBER_THROW("IValue: expected " what " but the saved value is ", kind())
 
 bool IValue::toBool() const { EMBER_IVALUE_GET(bool, "a bool"); }
@@ -59,8 +59,8 @@ void AutogradContext::mark_non_differentiable(const tensor_list& outputs) {
 bool AutogradContext::needs_input_grad(size_t index) const {
   EMBER_CHECK(node_, "needs_input_grad: the context has no node");
   const auto& is_tensor = node_->is_tensor_arg_;
-  EMBER_CHECK(index < is_tensor.size(), "needs_input_grad: index ", index,
-              " out of range for ", is_tensor.size(), " arguments");
+  EMBER_CHECK(index < is_tensor.size(), "needs_input_grad: index ", index, " out of range for ",
+              is_tensor.size(), " arguments");
   if (!is_tensor[index]) return false;
   size_t edge = static_cast<size_t>(std::count(is_tensor.begin(), is_tensor.begin() + index, true));
   return node_->should_compute_output(edge);
@@ -117,8 +117,9 @@ void CustomFunctionNode::finish(const tensor_list& tensor_args, tensor_list& out
     set_history(out, shared_from_this());
   }
   for (const Tensor& s : ctx.to_save_) {
-    const bool is_output = std::any_of(outputs.begin(), outputs.end(),
-                                       [&](const Tensor& o) { return o.defined() && o.is_same(s); });
+    const bool is_output = std::any_of(outputs.begin(), outputs.end(), [&](const Tensor& o) {
+      return o.defined() && o.is_same(s);
+    });
     ctx.saved_.emplace_back(s, is_output && record);
   }
   ctx.to_save_.clear();

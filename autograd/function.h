@@ -111,7 +111,9 @@ class CppNode final : public CustomFunctionNode {
   CppNode() : CustomFunctionNode(typeid(T)) {}
 
  protected:
-  tensor_list call_backward(tensor_list grads) override { return T::backward(&ctx, std::move(grads)); }
+  tensor_list call_backward(tensor_list grads) override {
+    return T::backward(&ctx, std::move(grads));
+  }
 };
 
 namespace detail {

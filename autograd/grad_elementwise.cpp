@@ -132,7 +132,8 @@ Tensor pow(const Tensor& a, const Tensor& b) {
                     ga = g[0] * ember::where(b == 0, 0, b * a.pow(b - 1));
                   }
                   if (n.should_compute_output(1)) {
-                    gb = g[0] * ember::where(ember::logical_and(a == 0, b >= 0), 0, n.saved(2) * a.log());
+                    gb = g[0] *
+                         ember::where(ember::logical_and(a == 0, b >= 0), 0, n.saved(2) * a.log());
                   }
                   return {ga, gb};
                 });
@@ -214,18 +215,16 @@ Tensor abs(const Tensor& t) {
 
 Tensor exp(const Tensor& t) {
   Tensor out = untracked([&] { return ember::exp(t); });
-  return record("ExpBackward0", "exp", {t}, out, {out},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return {g[0] * n.saved(0)};
-                });
+  return record(
+      "ExpBackward0", "exp", {t}, out, {out},
+      [](FunctionNode& n, const tensor_list& g) -> tensor_list { return {g[0] * n.saved(0)}; });
 }
 
 Tensor log(const Tensor& t) {
   Tensor out = untracked([&] { return ember::log(t); });
-  return record("LogBackward0", "log", {t}, out, {t},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return {g[0] / n.saved(0)};
-                });
+  return record(
+      "LogBackward0", "log", {t}, out, {t},
+      [](FunctionNode& n, const tensor_list& g) -> tensor_list { return {g[0] / n.saved(0)}; });
 }
 
 Tensor log1p(const Tensor& t) {
@@ -345,19 +344,23 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, const Scalar& value) {
 // ---- in place ----
 
 void add_(Tensor& self, const Tensor& other, const Scalar& alpha) {
-  record_inplace("add_", self, false, [&](const Tensor& old) { return ember::add(old, other, alpha); });
+  record_inplace("add_", self, false,
+                 [&](const Tensor& old) { return ember::add(old, other, alpha); });
 }
 
 void add_(Tensor& self, const Scalar& other, const Scalar& alpha) {
-  record_inplace("add_", self, false, [&](const Tensor& old) { return ember::add(old, other, alpha); });
+  record_inplace("add_", self, false,
+                 [&](const Tensor& old) { return ember::add(old, other, alpha); });
 }
 
 void sub_(Tensor& self, const Tensor& other, const Scalar& alpha) {
-  record_inplace("sub_", self, false, [&](const Tensor& old) { return ember::sub(old, other, alpha); });
+  record_inplace("sub_", self, false,
+                 [&](const Tensor& old) { return ember::sub(old, other, alpha); });
 }
 
 void sub_(Tensor& self, const Scalar& other, const Scalar& alpha) {
-  record_inplace("sub_", self, false, [&](const Tensor& old) { return ember::sub(old, other, alpha); });
+  record_inplace("sub_", self, false,
+                 [&](const Tensor& old) { return ember::sub(old, other, alpha); });
 }
 
 // mul saves self's old value only when other needs a gradient.
@@ -380,7 +383,8 @@ void div_(Tensor& self, const Scalar& other) {
 }
 
 void clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  record_inplace("clamp_", self, true, [&](const Tensor& old) { return ember::clamp(old, min, max); });
+  record_inplace("clamp_", self, true,
+                 [&](const Tensor& old) { return ember::clamp(old, min, max); });
 }
 
 void masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {

@@ -86,28 +86,27 @@ Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tens
   Tensor out = untracked([&] { return ember::scatter_add(t, dim, index, src); });
   const int64_t d = wrap_dim("scatter_add", dim, t.dim());
   DimVector src_sizes(src.sizes());
-  return record("ScatterAddBackward0", "scatter_add", {t, src}, out,
-                {needs_grad(src) ? index : Tensor()},
-                [d, src_sizes](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  Tensor gsrc;
-                  if (n.should_compute_output(1)) {
-                    gsrc = g[0].gather(d, n.saved(0));
-                    for (size_t i = 0; i < src_sizes.size(); ++i) {
-                      const int64_t have = gsrc.sizes()[i];
-                      if (have == src_sizes[i]) continue;
-                      DimVector pad(gsrc.sizes());
-                      pad[i] = src_sizes[i] - have;
-                      gsrc = ember::cat({gsrc, zeros(pad, gsrc.options())}, static_cast<int64_t>(i));
-                    }
-                  }
-                  return {n.should_compute_output(0) ? g[0] : Tensor(), gsrc};
-                });
+  return record(
+      "ScatterAddBackward0", "scatter_add", {t, src}, out, {needs_grad(src) ? index : Tensor()},
+      [d, src_sizes](FunctionNode& n, const tensor_list& g) -> tensor_list {
+        Tensor gsrc;
+        if (n.should_compute_output(1)) {
+          gsrc = g[0].gather(d, n.saved(0));
+          for (size_t i = 0; i < src_sizes.size(); ++i) {
+            const int64_t have = gsrc.sizes()[i];
+            if (have == src_sizes[i]) continue;
+            DimVector pad(gsrc.sizes());
+            pad[i] = src_sizes[i] - have;
+            gsrc = ember::cat({gsrc, zeros(pad, gsrc.options())}, static_cast<int64_t>(i));
+          }
+        }
+        return {n.should_compute_output(0) ? g[0] : Tensor(), gsrc};
+      });
 }
 
 void scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  record_inplace("scatter_add_", self, /*saves_self=*/false, [&](const Tensor& old) {
-    return ember::scatter_add(old, dim, index, src);
-  });
+  record_inplace("scatter_add_", self, /*saves_self=*/false,
+                 [&](const Tensor& old) { return ember::scatter_add(old, dim, index, src); });
 }
 
 // ---- joining ----

@@ -302,13 +302,8 @@ void copy_(Tensor& self, const Tensor& src, bool non_blocking) {
     return;
   }
   IntArrayRef ds = self.sizes(), ss = src.sizes();
-  bool ok = ss.size() <= ds.size();
-  for (size_t i = 0; ok && i < ss.size(); ++i) {
-    const int64_t a = ss[ss.size() - 1 - i], b = ds[ds.size() - 1 - i];
-    ok = a == b || a == 1;
-  }
-  EMBER_CHECK(ok, "copy_: source of shape ", ss, " cannot be broadcast to destination of shape ",
-              ds);
+  EMBER_CHECK(is_expandable_to(ss, ds), "copy_: source of shape ", ss,
+              " cannot be broadcast to destination of shape ", ds);
   DimVector src_sizes(src.sizes());
   const Device src_device = src.device();
   const ScalarType src_dtype = src.dtype();

@@ -87,9 +87,9 @@ bool gradcheck(const GradcheckFn& fn, const tensor_list& inputs, const Gradcheck
                            /*create_graph=*/false, /*allow_unused=*/true);
       for (size_t k = 0; k < diff.size(); ++k) {
         if (!g[k].defined()) continue;
-        EMBER_CHECK(g[k].sizes().equals(diff_inputs[k].sizes()), "gradcheck: the gradient of input ",
-                    diff[k], " has shape ", g[k].sizes(), " but the input has shape ",
-                    diff_inputs[k].sizes());
+        EMBER_CHECK(g[k].sizes().equals(diff_inputs[k].sizes()),
+                    "gradcheck: the gradient of input ", diff[k], " has shape ", g[k].sizes(),
+                    " but the input has shape ", diff_inputs[k].sizes());
         std::vector<double> v = host_values(g[k]);
         for (size_t e = 0; e < v.size(); ++e) analytic[o][k][e * n_out + j] = v[e];
       }
@@ -134,9 +134,10 @@ bool gradcheck(const GradcheckFn& fn, const tensor_list& inputs, const Gradcheck
             ++mismatches;
             if (!(excess <= worst)) {
               worst = std::isnan(excess) ? INFINITY : excess;
-              report = ember::detail::str("input ", diff[k], " element ", index_str(x.sizes(), e),
-                                   ", output ", o, " element ", index_str(outs[o].sizes(), j),
-                                   ": analytic ", a, " vs numeric ", numeric);
+              report =
+                  ember::detail::str("input ", diff[k], " element ", index_str(x.sizes(), e),
+                                     ", output ", o, " element ", index_str(outs[o].sizes(), j),
+                                     ": analytic ", a, " vs numeric ", numeric);
             }
           }
         }

@@ -13,7 +13,7 @@ struct GradcheckOptions {
   double eps = 1e-6;   // finite-difference step
   double atol = 1e-5;  // |analytic - numeric| <= atol + rtol * |numeric|
   double rtol = 1e-3;
-  bool raise = true;   // throw an ember::Error describing the failure (else return false)
+  bool raise = true;  // throw an ember::Error describing the failure (else return false)
 };
 
 using GradcheckFn = std::function<tensor_list(const tensor_list&)>;
@@ -21,7 +21,8 @@ using GradcheckFn = std::function<tensor_list(const tensor_list&)>;
 // Checks d fn(inputs) / d inputs[i] for every input that requires grad (float64, and not
 // overlapping in memory). On failure the message names the input, the element (index),
 // the output, and the analytic and numeric values of the worst element.
-bool gradcheck(const GradcheckFn& fn, const tensor_list& inputs, const GradcheckOptions& options = {});
+bool gradcheck(const GradcheckFn& fn, const tensor_list& inputs,
+               const GradcheckOptions& options = {});
 bool gradcheck(const std::function<Tensor(const tensor_list&)>& fn, const tensor_list& inputs,
                const GradcheckOptions& options = {});
 

@@ -112,8 +112,9 @@ Tensor SavedVariable::unpack(const Node* owner) const {
   const int64_t now = data_.impl()->storage()->version();
   EMBER_CHECK(now == saved_version_, owner->name(), " (forward op '", owner->forward_op(),
               "'): one of the variables needed for gradient computation has been modified by an "
-              "inplace operation: [", data_.toString(), "] is at version ", now,
-              "; expected version ", saved_version_, " instead");
+              "inplace operation: [",
+              data_.toString(), "] is at version ", now, "; expected version ", saved_version_,
+              " instead");
   if (!is_output_ || !requires_grad_ || !GradMode::is_enabled()) return data_;
   // create_graph: the saved output must lead back to its own node again.
   Tensor t = shallow_alias(data_);
@@ -148,8 +149,8 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
 }
 
 Tensor shallow_alias(const Tensor& t) {
-  return Tensor(std::make_shared<TensorImpl>(t.impl()->storage(), t.dtype(), t.sizes(),
-                                             t.strides(), t.storage_offset()));
+  return Tensor(std::make_shared<TensorImpl>(t.impl()->storage(), t.dtype(), t.sizes(), t.strides(),
+                                             t.storage_offset()));
 }
 
 bool should_record_list(TensorList inputs) {

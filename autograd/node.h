@@ -185,8 +185,8 @@ class SavedVariable {
 // The autograd state of one tensor, created on first need.
 struct AutogradMeta {
   Tensor grad;
-  std::shared_ptr<Node> grad_fn;            // null for leaves
-  std::shared_ptr<Node> grad_accumulator;   // leaves only (AccumulateGrad)
+  std::shared_ptr<Node> grad_fn;           // null for leaves
+  std::shared_ptr<Node> grad_accumulator;  // leaves only (AccumulateGrad)
   uint32_t output_nr = 0;
   bool retains_grad = false;
   std::vector<std::pair<unsigned, Hook>> leaf_hooks;  // leaves only

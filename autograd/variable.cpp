@@ -15,9 +15,10 @@ Tensor& Tensor::requires_grad_(bool r) {
               "requires_grad_: only floating-point tensors can require gradients, got dtype ",
               dtype());
   if (!is_leaf()) {
-    EMBER_CHECK(r, "requires_grad_: you can only change requires_grad flags of leaf variables; "
-                   "to use a computed tensor in a subgraph that doesn't require differentiation, "
-                   "use detach()");
+    EMBER_CHECK(r,
+                "requires_grad_: you can only change requires_grad flags of leaf variables; "
+                "to use a computed tensor in a subgraph that doesn't require differentiation, "
+                "use detach()");
     return *this;
   }
   impl_->set_requires_grad(r);

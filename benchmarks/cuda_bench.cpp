@@ -41,21 +41,33 @@ void add_2p28(benchmark::State& state) {
   per_call(state, 20, [&] { benchmark::DoNotOptimize((a + b).data_ptr()); });
   state.SetBytesProcessed(state.iterations() * 3 * kBig * kFloat);
 }
-BENCHMARK(add_2p28)->Name("add_2^28")->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(add_2p28)
+    ->Name("add_2^28")
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 
 void relu_2p28(benchmark::State& state) {
   Tensor a = ember::randn({kBig}, ember::kCUDA);
   per_call(state, 20, [&] { benchmark::DoNotOptimize(a.relu().data_ptr()); });
   state.SetBytesProcessed(state.iterations() * 2 * kBig * kFloat);
 }
-BENCHMARK(relu_2p28)->Name("relu_2^28")->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(relu_2p28)
+    ->Name("relu_2^28")
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 
 void sum_2p28(benchmark::State& state) {
   Tensor a = ember::randn({kBig}, ember::kCUDA);
   per_call(state, 20, [&] { benchmark::DoNotOptimize(a.sum().data_ptr()); });
   state.SetBytesProcessed(state.iterations() * kBig * kFloat);
 }
-BENCHMARK(sum_2p28)->Name("sum_2^28")->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(sum_2p28)
+    ->Name("sum_2^28")
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 
 // C = A B with n x n float32 matrices; FLOPS counts 2 n^3 per product.
 void gemm(benchmark::State& state, int64_t n, const char* precision) {
@@ -63,13 +75,19 @@ void gemm(benchmark::State& state, int64_t n, const char* precision) {
   Tensor a = ember::randn({n, n}, ember::kCUDA), b = ember::randn({n, n}, ember::kCUDA);
   per_call(state, 10, [&] { benchmark::DoNotOptimize(ember::matmul(a, b).data_ptr()); });
   ember::set_float32_matmul_precision("highest");
-  state.counters["FLOPS"] = benchmark::Counter(2.0 * n * n * n * state.iterations(),
-                                               benchmark::Counter::kIsRate);
+  state.counters["FLOPS"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate);
 }
 BENCHMARK_CAPTURE(gemm, sgemm_4096, 4096, "highest")
-    ->Name("sgemm_4096")->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+    ->Name("sgemm_4096")
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(gemm, tf32_8192, 8192, "high")
-    ->Name("tf32_8192")->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+    ->Name("tf32_8192")
+    ->UseManualTime()
+    ->Iterations(5)
+    ->Unit(benchmark::kMillisecond);
 
 // `s = s + 1` on 8 floats on the GPU, 100k times, then synchronize: the host cost per op
 // (dispatch, checks, allocation, launch) once the GPU keeps up.

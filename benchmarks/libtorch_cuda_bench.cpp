@@ -36,34 +36,52 @@ void add_2p28(benchmark::State& state) {
   per_call(state, 20, [&] { benchmark::DoNotOptimize((a + b).data_ptr()); });
   state.SetBytesProcessed(state.iterations() * 3 * kBig * kFloat);
 }
-BENCHMARK(add_2p28)->Name("add_2^28")->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(add_2p28)
+    ->Name("add_2^28")
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 
 void relu_2p28(benchmark::State& state) {
   Tensor a = at::randn({kBig}, gpu());
   per_call(state, 20, [&] { benchmark::DoNotOptimize(a.relu().data_ptr()); });
   state.SetBytesProcessed(state.iterations() * 2 * kBig * kFloat);
 }
-BENCHMARK(relu_2p28)->Name("relu_2^28")->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(relu_2p28)
+    ->Name("relu_2^28")
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 
 void sum_2p28(benchmark::State& state) {
   Tensor a = at::randn({kBig}, gpu());
   per_call(state, 20, [&] { benchmark::DoNotOptimize(a.sum().data_ptr()); });
   state.SetBytesProcessed(state.iterations() * kBig * kFloat);
 }
-BENCHMARK(sum_2p28)->Name("sum_2^28")->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+BENCHMARK(sum_2p28)
+    ->Name("sum_2^28")
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 
 void gemm(benchmark::State& state, int64_t n, const char* precision) {
   at::globalContext().setFloat32MatmulPrecision(precision);
   Tensor a = at::randn({n, n}, gpu()), b = at::randn({n, n}, gpu());
   per_call(state, 10, [&] { benchmark::DoNotOptimize(at::matmul(a, b).data_ptr()); });
   at::globalContext().setFloat32MatmulPrecision("highest");
-  state.counters["FLOPS"] = benchmark::Counter(2.0 * n * n * n * state.iterations(),
-                                               benchmark::Counter::kIsRate);
+  state.counters["FLOPS"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate);
 }
 BENCHMARK_CAPTURE(gemm, sgemm_4096, 4096, "highest")
-    ->Name("sgemm_4096")->UseManualTime()->Iterations(10)->Unit(benchmark::kMillisecond);
+    ->Name("sgemm_4096")
+    ->UseManualTime()
+    ->Iterations(10)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(gemm, tf32_8192, 8192, "high")
-    ->Name("tf32_8192")->UseManualTime()->Iterations(5)->Unit(benchmark::kMillisecond);
+    ->Name("tf32_8192")
+    ->UseManualTime()
+    ->Iterations(5)
+    ->Unit(benchmark::kMillisecond);
 
 void tiny_add_8(benchmark::State& state) {
   Tensor s = at::ones({8}, gpu());

@@ -17,6 +17,15 @@ int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
   return dim < 0 ? dim + n : dim;
 }
 
+bool is_expandable_to(IntArrayRef shape, IntArrayRef desired) {
+  if (shape.size() > desired.size()) return false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const int64_t s = shape[shape.size() - 1 - i], d = desired[desired.size() - 1 - i];
+    if (s != d && s != 1) return false;
+  }
+  return true;
+}
+
 DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b) {
   size_t n = std::max(a.size(), b.size());
   DimVector out(n);

@@ -14,6 +14,8 @@ int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim);
 // Broadcast result of two shapes; throws "op: shapes [2, 3] and [4] cannot be
 // broadcast (dim 1: 3 vs 4)".
 DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);
+// Whether `shape` broadcasts to `desired` without changing `desired` (expand's rule).
+bool is_expandable_to(IntArrayRef shape, IntArrayRef desired);
 
 // Row-major strides for sizes.
 DimVector contiguous_strides(IntArrayRef sizes);

@@ -139,7 +139,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     if (db == 2) shape.push_back(b.size(1));
     return out.reshape(shape);  // dot: 0-dim
   }
-  if (da >= 3 && db <= 2) {  // a's batch folds into its rows: one mm
+  if (da >= 3 && db <= 2) {                             // a's batch folds into its rows: one mm
     const int64_t flat2[2] = {rows_of(a), a.size(-1)};  // no -1: k may be 0
     Tensor b2 = db == 1 ? b.unsqueeze(1) : b;
     Tensor out = a.reshape(IntArrayRef(flat2, 2)).mm(b2);

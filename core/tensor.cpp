@@ -187,13 +187,8 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   Tensor s = src;
   if (!src.sizes().equals(sizes())) {
     IntArrayRef ds = sizes(), ss = src.sizes();
-    bool ok = ss.size() <= ds.size();
-    for (size_t i = 0; ok && i < ss.size(); ++i) {
-      int64_t a = ss[ss.size() - 1 - i], b = ds[ds.size() - 1 - i];
-      ok = a == b || a == 1;
-    }
-    EMBER_CHECK(ok, "copy_: source of shape ", ss, " cannot be broadcast to destination of shape ",
-                ds);
+    EMBER_CHECK(is_expandable_to(ss, ds), "copy_: source of shape ", ss,
+                " cannot be broadcast to destination of shape ", ds);
     s = src.expand(ds);
   }
   if (numel() > 0) {
