@@ -95,4 +95,13 @@ void Tensor::remove_hook(unsigned handle) const {
   EMBER_THROW("remove_hook: no hook with handle ", handle, " on this tensor");
 }
 
+void Tensor::set_data(const Tensor& new_data) const {
+  EMBER_CHECK(defined() && new_data.defined(), "set_data: both tensors must be defined");
+  EMBER_CHECK(!requires_grad() || new_data.is_floating_point(),
+              "set_data: a tensor that requires grad can't take data of dtype ", new_data.dtype());
+  impl_->set_data(*new_data.impl_);
+  // The leaf's AccumulateGrad caches its shape, dtype and device: rebuild it on next use.
+  if (AutogradMeta* m = meta_or_null(*this)) m->grad_accumulator.reset();
+}
+
 }  // namespace ember

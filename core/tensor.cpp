@@ -61,6 +61,16 @@ void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t st
   refresh();
 }
 
+void TensorImpl::set_data(const TensorImpl& other) {
+  storage_ = other.storage_;
+  dtype_ = other.dtype_;
+  sizes_ = other.sizes_;
+  strides_ = other.strides_;
+  storage_offset_ = other.storage_offset_;
+  is_view_ = false;
+  refresh();
+}
+
 void TensorImpl::refresh() { compute_geometry(sizes_, strides_, &numel_, &is_contiguous_); }
 
 // ---- metadata ----

@@ -50,6 +50,9 @@ class TensorImpl {
 
   // Changes the view's geometry in place (used by views and by resizing an empty tensor).
   void set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset);
+  // Points this tensor at other memory, dtype and geometry, keeping its identity and autograd
+  // state (Tensor::set_data, used by Module::to to move parameters in place).
+  void set_data(const TensorImpl& other);
 
   bool requires_grad() const { return requires_grad_; }
   void set_requires_grad(bool r) { requires_grad_ = r; }
@@ -202,6 +205,10 @@ class Tensor {
   }
   void remove_hook(unsigned handle) const;
   Tensor data() const { return detach(); }  // the values without history
+  // Makes this tensor (every handle to it) use new_data's memory, dtype, device and shape,
+  // keeping requires_grad, grad and hooks, as LibTorch's set_data. Module::to uses it so that
+  // optimizers holding the parameters keep working after a move.
+  void set_data(const Tensor& new_data) const;
 
   // ---- elementwise math ----
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
