@@ -6,6 +6,8 @@
 #include <limits>
 
 #include <ember/autograd/function_node.h>
+#include <ember/autograd/grad_mode.h>
+#include <ember/core/dispatch.h>
 
 namespace ember::autograd::recorded {
 
@@ -286,12 +288,19 @@ Tensor sigmoid(const Tensor& t) {
                 });
 }
 
-// 0 where the result is 0 (x <= 0), as PyTorch's threshold_backward.
+// 0 where the result is 0 (x <= 0), as PyTorch's threshold_backward: one fused kernel
+// (relu_backward) in a plain backward, a differentiable where under create_graph.
 Tensor relu(const Tensor& t) {
   Tensor out = untracked([&] { return ember::relu(t); });
   return record("ReluBackward0", "relu", {t}, out, {out},
                 [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return {ember::where(n.saved(0) > 0, g[0], 0)};
+                  const Tensor& y = n.saved(0);
+                  if (GradMode::is_enabled() || g[0].dtype() != y.dtype()) {
+                    return {ember::where(y > 0, g[0], 0)};
+                  }
+                  Tensor dx = empty(y.sizes(), y.options());
+                  kernel<Op::relu_backward>(y.device().type())(dx, g[0], y);
+                  return {dx};
                 });
 }
 

@@ -13,15 +13,34 @@ inline Tensor if_needed(const Tensor& keep, const Tensor& other) {
   return needs_grad(other) ? keep : Tensor();
 }
 inline bool is_one(const Scalar& s) { return s.toDouble() == 1.0; }
+
+// A 2-D matrix stored column-major: a transposed contiguous tensor, such as linear's W.t().
+inline bool column_major(const Tensor& t) {
+  return t.dim() == 2 && t.size(0) > 1 && t.size(1) > 1 && t.stride(0) == 1 &&
+         t.stride(1) == t.size(0);
+}
+
+// The gradients of a @ b laid out as the inputs are, as PyTorch's mm_mat1/mat2_backward: a
+// column-major input gets a column-major gradient, so that linear's weight, used as W.t(),
+// receives a contiguous gradient (AccumulateGrad then keeps it without a copy, and the
+// optimizer reads it directly). The product costs the same either way.
+inline Tensor grad_mat1(const Tensor& g, const Tensor& b, bool a_column_major) {
+  return a_column_major ? b.mm(g.t()).t() : g.mm(b.t());
+}
+inline Tensor grad_mat2(const Tensor& g, const Tensor& a, bool b_column_major) {
+  return b_column_major ? g.t().mm(a).t() : a.t().mm(g);
+}
 }  // namespace
 
 // d(a @ b) = g @ b^T, a^T @ g
 Tensor mm(const Tensor& a, const Tensor& b) {
   Tensor out = untracked([&] { return ember::mm(a, b); });
+  const bool a_cm = column_major(a), b_cm = column_major(b);
   return record("MmBackward0", "mm", {a, b}, out, {if_needed(a, b), if_needed(b, a)},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return {n.should_compute_output(0) ? g[0].mm(n.saved(1).t()) : Tensor(),
-                          n.should_compute_output(1) ? n.saved(0).t().mm(g[0]) : Tensor()};
+                [a_cm, b_cm](FunctionNode& n, const tensor_list& g) -> tensor_list {
+                  return {
+                      n.should_compute_output(0) ? grad_mat1(g[0], n.saved(1), a_cm) : Tensor(),
+                      n.should_compute_output(1) ? grad_mat2(g[0], n.saved(0), b_cm) : Tensor()};
                 });
 }
 
@@ -40,17 +59,18 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
              const Scalar& alpha) {
   Tensor out = untracked([&] { return ember::addmm(self, mat1, mat2, beta, alpha); });
+  const bool a_cm = column_major(mat1), b_cm = column_major(mat2);
   return record("AddmmBackward0", "addmm", {self, mat1, mat2}, out,
                 {if_needed(mat1, mat2), if_needed(mat2, mat1)},
-                [beta, alpha](FunctionNode& n, const tensor_list& g) -> tensor_list {
+                [beta, alpha, a_cm, b_cm](FunctionNode& n, const tensor_list& g) -> tensor_list {
                   tensor_list r(3);
                   if (n.should_compute_output(0)) r[0] = is_one(beta) ? g[0] : g[0] * beta;
                   if (n.should_compute_output(1)) {
-                    r[1] = g[0].mm(n.saved(1).t());
+                    r[1] = grad_mat1(g[0], n.saved(1), a_cm);
                     if (!is_one(alpha)) r[1] = r[1] * alpha;
                   }
                   if (n.should_compute_output(2)) {
-                    r[2] = n.saved(0).t().mm(g[0]);
+                    r[2] = grad_mat2(g[0], n.saved(0), b_cm);
                     if (!is_one(alpha)) r[2] = r[2] * alpha;
                   }
                   return r;

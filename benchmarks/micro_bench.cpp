@@ -3,6 +3,9 @@
 // runs the same workloads under the same names, so tools/bench_cpu.sh can pair them.
 #include <ember/ember.h>
 
+#include <cstdlib>
+#include <vector>
+
 #include <benchmark/benchmark.h>
 
 namespace {
@@ -71,6 +74,97 @@ BENCHMARK_CAPTURE(matmul_mnk, mlp_128x784x512, 128, 784, 512)
     ->UseRealTime()
     ->Unit(benchmark::kMicrosecond);
 
+// The products of one training step of the MLP 784-512-256-10 (PERF.md), as autograd issues
+// them: nn::Linear keeps weight [out, in], so the forward is addmm(bias, x, W.t()) (B
+// transposed, bias broadcast over rows), the input gradient dY @ W (no transposes) and the
+// weight gradient a product with A transposed. Both orientations of the weight gradient
+// are here: dY^T @ X ([out, B] @ [B, in], what PyTorch runs) and X^T @ dY ([in, B] @ [B, out]).
+enum class Gemm { kAddmmNT, kNN, kTN };
+
+void mlp_gemm(benchmark::State& state, Gemm kind, int64_t m, int64_t k, int64_t n) {
+  Tensor out;
+  if (kind == Gemm::kAddmmNT) {  // x [m, k] @ W [n, k]^T + bias [n]
+    Tensor x = ember::randn({m, k}), w = ember::randn({n, k}), bias = ember::randn({n});
+    for (auto _ : state) {
+      out = ember::addmm(bias, x, w.t());
+      benchmark::DoNotOptimize(out.data_ptr());
+    }
+  } else if (kind == Gemm::kNN) {  // dY [m, k] @ W [k, n]
+    Tensor a = ember::randn({m, k}), b = ember::randn({k, n});
+    for (auto _ : state) {
+      out = ember::mm(a, b);
+      benchmark::DoNotOptimize(out.data_ptr());
+    }
+  } else {  // [k, m]^T @ [k, n]: both stored with the batch (k) as rows
+    Tensor a = ember::randn({k, m}), b = ember::randn({k, n});
+    for (auto _ : state) {
+      out = ember::mm(a.t(), b);
+      benchmark::DoNotOptimize(out.data_ptr());
+    }
+  }
+  state.counters["FLOPS"] =
+      benchmark::Counter(double(2 * m * n * k) * state.iterations(), benchmark::Counter::kIsRate);
+}
+
+#define MLP_GEMM(name, kind, m, k, n)                    \
+  BENCHMARK_CAPTURE(mlp_gemm, name, Gemm::kind, m, k, n) \
+      ->UseRealTime()                                    \
+      ->Unit(benchmark::kMicrosecond)
+#define MLP_GEMMS(B)                          \
+  MLP_GEMM(fwd1_b##B, kAddmmNT, B, 784, 512); \
+  MLP_GEMM(fwd2_b##B, kAddmmNT, B, 512, 256); \
+  MLP_GEMM(fwd3_b##B, kAddmmNT, B, 256, 10);  \
+  MLP_GEMM(dx2_b##B, kNN, B, 256, 512);       \
+  MLP_GEMM(dx3_b##B, kNN, B, 10, 256);        \
+  MLP_GEMM(dw1_b##B, kTN, 512, B, 784);       \
+  MLP_GEMM(dw2_b##B, kTN, 256, B, 512);       \
+  MLP_GEMM(dw3_b##B, kTN, 10, B, 256);        \
+  MLP_GEMM(dw1t_b##B, kTN, 784, B, 512);      \
+  MLP_GEMM(dw2t_b##B, kTN, 512, B, 256);      \
+  MLP_GEMM(dw3t_b##B, kTN, 256, B, 10)
+MLP_GEMMS(128);
+MLP_GEMMS(1024);
+
+// One whole training step of the MLP: forward, a cross-entropy written as
+// -log_softmax(logits).gather(labels).mean(), backward, and SGD with momentum 0.9 under
+// no-grad (what optim::SGD does), gradients zeroed in place for the next step.
+void mlp_step(benchmark::State& state, int64_t batch) {
+  const int64_t sizes[4] = {784, 512, 256, 10};
+  std::vector<Tensor> params, bufs;
+  for (int l = 0; l < 3; ++l) {
+    params.push_back((ember::randn({sizes[l + 1], sizes[l]}) * 0.05).requires_grad_());
+    params.push_back(ember::zeros({sizes[l + 1]}).requires_grad_());
+  }
+  for (const Tensor& p : params) bufs.push_back(ember::zeros_like(p));
+  Tensor x = ember::rand({batch, 784});
+  Tensor labels = ember::randint(0, 10, {batch, 1}, ember::kLong);
+  for (auto _ : state) {
+    Tensor h = ember::relu(ember::linear(x, params[0], params[1]));
+    h = ember::relu(ember::linear(h, params[2], params[3]));
+    Tensor logits = ember::linear(h, params[4], params[5]);
+    Tensor loss = -ember::log_softmax(logits, 1).gather(1, labels).mean();
+    loss.backward();
+    ember::NoGradGuard no_grad;
+    for (size_t i = 0; i < params.size(); ++i) {
+      bufs[i].mul_(0.9).add_(params[i].grad());
+      params[i].sub_(bufs[i], 0.05);
+      params[i].mutable_grad().zero_();
+    }
+  }
+  state.counters["samples"] =
+      benchmark::Counter(double(batch) * state.iterations(), benchmark::Counter::kIsRate);
+}
+BENCHMARK_CAPTURE(mlp_step, b128, 128)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(mlp_step, b1024, 1024)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
-BENCHMARK_MAIN();
+// BENCH_THREADS=n runs everything on n threads (default: the library's own default).
+int main(int argc, char** argv) {
+  if (const char* t = std::getenv("BENCH_THREADS")) ember::set_num_threads(std::atoi(t));
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -29,6 +29,53 @@ using GemmKernel = void (*)(const Tensor& out, const Tensor& a, const Tensor& b,
                             const Scalar& alpha);
 using SoftmaxKernel = void (*)(const Tensor& out, const Tensor& in, int64_t dim);
 using IndexKernel = void (*)(const Tensor& out, const Tensor& in, int64_t dim, const Tensor& index);
+// Options of the fused cross entropy; reduction as PyTorch's at::Reduction (0 none, 1 mean,
+// 2 sum). Rows whose target equals ignore_index count for nothing.
+struct CrossEntropyArgs {
+  int64_t reduction = 1;
+  int64_t ignore_index = -100;
+  double label_smoothing = 0;
+};
+using CrossEntropyKernel = void (*)(const Tensor& out, const Tensor& lse, const Tensor& aux,
+                                    const Tensor& input, const Tensor& target,
+                                    const Tensor& weight, const CrossEntropyArgs& args);
+using CrossEntropyBackwardKernel = void (*)(const Tensor& grad_input, const Tensor& grad_out,
+                                            const Tensor& input, const Tensor& target,
+                                            const Tensor& weight, const Tensor& lse,
+                                            const Tensor& aux, const CrossEntropyArgs& args);
+
+// Fused optimizer steps (ops.def's *_step): host-side hyperparameters, passed by value to the
+// kernels so that nothing is read back from the device. PyTorch's formulas (optim/*.cpp).
+struct SgdStepArgs {
+  double lr = 0, momentum = 0, dampening = 0, weight_decay = 0;
+  bool nesterov = false;
+  bool first_step = false;  // the momentum buffers are new: they take the gradient as it is
+};
+struct AdamStepArgs {
+  double lr = 0, beta1 = 0, beta2 = 0, eps = 0, weight_decay = 0;
+  double step_size = 0;              // lr / (1 - beta1^step)
+  double bias_correction2_sqrt = 1;  // sqrt(1 - beta2^step)
+  bool amsgrad = false;
+  bool decoupled_weight_decay = false;  // AdamW: param *= 1 - lr * weight_decay first
+};
+struct RmspropStepArgs {
+  double lr = 0, alpha = 0, eps = 0, weight_decay = 0, momentum = 0;
+  bool centered = false;
+};
+struct AdagradStepArgs {
+  double clr = 0;  // lr / (1 + (step - 1) * lr_decay)
+  double weight_decay = 0, eps = 0;
+};
+using SgdStepKernel = void (*)(TensorList params, TensorList grads, TensorList momentum_buffers,
+                               const SgdStepArgs& args);
+using AdamStepKernel = void (*)(TensorList params, TensorList grads, TensorList exp_avgs,
+                                TensorList exp_avg_sqs, TensorList max_exp_avg_sqs,
+                                const AdamStepArgs& args);
+using RmspropStepKernel = void (*)(TensorList params, TensorList grads, TensorList square_avgs,
+                                   TensorList grad_avgs, TensorList momentum_buffers,
+                                   const RmspropStepArgs& args);
+using AdagradStepKernel = void (*)(TensorList params, TensorList grads, TensorList state_sums,
+                                   const AdagradStepArgs& args);
 
 enum class Op : uint16_t {
 #define EMBER_OP(name, sig) name,

@@ -103,6 +103,14 @@ struct RPow {
     return Pow()(y, x);
   }
 };
+// relu's backward (threshold_backward in PyTorch): the gradient where the result is positive.
+struct ReluBackward {
+  static constexpr const char* kName = "relu_backward";
+  template <class T>
+  T operator()(T grad, T result) const {
+    return result > T(0) ? grad : T(0);
+  }
+};
 // NaN in either input wins, as in PyTorch (x != x is false for integers and bool).
 struct Maximum {
   static constexpr const char* kName = "maximum";
@@ -250,6 +258,7 @@ void register_binary_kernels() {
   register_kernel<Op::ge>(kCPU, &binary_kernel<Ge, Types::All>);
   register_kernel<Op::logical_and>(kCPU, &binary_kernel<LogicalAnd, Types::All>);
   register_kernel<Op::logical_or>(kCPU, &binary_kernel<LogicalOr, Types::All>);
+  register_kernel<Op::relu_backward>(kCPU, &binary_kernel<ReluBackward, Types::Floating>);
 
   register_kernel<Op::add_scalar>(kCPU, &scalar_kernel<Add, Types::All>);
   register_kernel<Op::mul_scalar>(kCPU, &scalar_kernel<Mul, Types::All>);

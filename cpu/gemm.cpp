@@ -99,10 +99,11 @@ void gemm_one(T* c, const MA& a, const MB& b, T beta, T alpha, bool split) {
   });
 }
 
-// The packed kernel wins once a product fills its 6x16 register tile and has depth to
-// amortize packing; thin shapes (gemv-like) stay with Eigen.
+// The packed kernel wins once a product fills most of its 6x16 register tile (partial
+// column slivers are masked) and has some depth to amortize packing; thin shapes
+// (gemv-like) stay with Eigen.
 bool use_packed(int64_t m, int64_t n, int64_t k) {
-  return m >= 6 && n >= 16 && k >= 16 && m * n * k >= (int64_t(1) << 15);
+  return m >= 6 && n >= 4 && k >= 8 && m * n * k >= (int64_t(1) << 15);
 }
 
 template <class M>

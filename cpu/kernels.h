@@ -16,6 +16,8 @@ void register_reduce_kernels();   // cpu/reduce.cpp
 void register_gemm_kernels();     // cpu/gemm.cpp
 void register_softmax_kernels();  // cpu/softmax.cpp
 void register_index_kernels();    // cpu/index.cpp
+void register_cross_entropy_kernels();  // cpu/cross_entropy.cpp (fused forward, backward)
+void register_optim_kernels();    // cpu/optim.cpp (fused optimizer steps)
 
 }  // namespace cpu
 }  // namespace ember

@@ -19,6 +19,8 @@ void register_backend() {
   register_gemm_kernels();
   register_softmax_kernels();
   register_index_kernels();
+  register_cross_entropy_kernels();
+  register_optim_kernels();
 }
 
 }  // namespace cpu

@@ -21,7 +21,8 @@ constexpr bool kHasPackedSgemm = false;
 #endif
 
 // c[m, n] (row stride ldc) = alpha * a[m, k] @ b[k, n] + beta * c; beta == 0 never reads c.
-// Splits the work over the CPU threads when `parallel`. Only defined when kHasPackedSgemm.
+// Any strides (transposed views are packed as they are). When `parallel`, cuts c into one
+// tile per CPU thread in a single parallel_for. Only defined when kHasPackedSgemm.
 void sgemm_packed(int64_t m, int64_t n, int64_t k, float alpha, StridedMatrix a, StridedMatrix b,
                   float beta, float* c, int64_t ldc, bool parallel);
 

@@ -23,6 +23,8 @@ void register_ternary_kernels();  // cuda/ternary.cu (where, masked_fill, clamp)
 void register_reduce_kernels();      // cuda/reduce.cu (sum prod mean amax amin var norm all any)
 void register_arg_reduce_kernels();  // cuda/arg_reduce.cu (max_dim, min_dim)
 void register_softmax_kernels();     // cuda/softmax.cu (softmax, log_softmax)
+void register_cross_entropy_kernels();  // cuda/cross_entropy.cu (fused forward, backward)
+void register_optim_kernels();       // cuda/optim.cu (fused multi-tensor optimizer steps)
 // cuda/copy_kernel.cu: dst = src converted to dst's dtype; both CUDA on one device, same
 // shape, any dtypes and strides. Runs on the current stream of the current device.
 void copy_on_device(const Tensor& dst, const Tensor& src);

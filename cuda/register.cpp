@@ -20,6 +20,8 @@ void register_backend() {
   register_random_kernels();
   register_reduce_kernels();
   register_softmax_kernels();
+  register_cross_entropy_kernels();
+  register_optim_kernels();
 }
 
 }  // namespace cuda

@@ -35,11 +35,13 @@ double draw(ScalarType t, Domain d) {
     case Domain::kWide:
       return fl ? real(-60, 60) : u8 ? integer(0, 255) : integer(-100, 100);
     case Domain::kSpecial:
+    case Domain::kSpecialNoTiny:
       if (fl && unit(rng()) < 0.4) {
         const double inf = std::numeric_limits<double>::infinity();
-        static const double specials[] = {0.0,  -0.0,  inf,   -inf, std::nan(""), 1e-40,
-                                          -1e-30, 1.0, -1.0, 0.5,  20.0,         -20.0};
-        return specials[std::uniform_int_distribution<int>(0, 11)(rng())];
+        static const double specials[] = {0.0, -0.0,  inf,  -inf, std::nan(""), 1.0,
+                                          -1.0, 0.5,  20.0, -20.0, 1e-40,       -1e-30};
+        const int last = d == Domain::kSpecial ? 11 : 9;
+        return specials[std::uniform_int_distribution<int>(0, last)(rng())];
       }
       break;
     case Domain::kMostlyTrue:

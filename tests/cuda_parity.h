@@ -63,6 +63,8 @@ enum class Domain {
                  // 67,000 factors), ints in [-2, 2] (uint8 [0, 2])
   kWide,         // softmax: floats in [-60, 60]
   kSpecial,      // floats mixed with 0, -0, +-inf, NaN, denormals; ints as kAny
+  kSpecialNoTiny,  // kSpecial without the tiny values, for products: tiny * tiny underflows
+                   // to 0 and 0 * inf is NaN, so with them the result depends on the order
   kMostlyTrue,   // all(): nonzero but for ~3% zeros
   kMostlyFalse,  // any(): zero but for ~3% ones
 };

@@ -103,6 +103,35 @@ TEST_F(CudaKernelsMisc, MatmulShapesAndAddmm) {
                        1e-12));
 }
 
+// float32 products below EMBER_CUDA_SMALL_GEMM_MACS (2^26) run on ember's own kernel
+// (cuda/gemm_small.cu), larger ones on cuBLAS: both against the CPU, in every layout, with
+// addmm's beta/alpha, at the MLP's shapes, tile edges and just above the limit.
+TEST_F(CudaKernelsMisc, SmallGemmKernelAndCublasAgree) {
+  struct Shape {
+    int64_t m, k, n;
+  };
+  for (Shape s : {Shape{1, 1, 1}, Shape{31, 33, 65}, Shape{128, 784, 512}, Shape{512, 128, 784},
+                  Shape{128, 10, 256}, Shape{10, 128, 256}, Shape{128, 256, 10},
+                  Shape{64, 4096, 300}}) {  // the last: 2^26.2 multiply-adds, cuBLAS
+    Tensor a = randn({s.m, s.k}), at = randn({s.k, s.m}).t();
+    Tensor b = randn({s.k, s.n}), bt = randn({s.n, s.k}).t();
+    const double tol = 1e-4 * std::sqrt(static_cast<double>(s.k));
+    for (const Tensor& x : {a, at}) {
+      for (const Tensor& y : {b, bt}) {
+        Tensor gx = gpu_same_layout(x, 0, 1), gy = gpu_same_layout(y, 0, 1);
+        EXPECT_TRUE(allclose(mm(gx, gy).cpu(), mm(x, y), tol, tol))
+            << s.m << "x" << s.k << "x" << s.n << " " << x.is_contiguous() << y.is_contiguous();
+      }
+    }
+    Tensor bias = randn({s.n}), self = randn({s.m, s.n});
+    EXPECT_TRUE(allclose(addmm(gpu(bias), gpu(a), gpu(bt)).cpu(), addmm(bias, a, bt), tol, tol));
+    EXPECT_TRUE(allclose(addmm(gpu(self), gpu(at), gpu(b), 0.5, -2.0).cpu(),
+                         addmm(self, at, b, 0.5, -2.0), 2 * tol, 2 * tol));
+    Tensor nan_self = full({s.m, s.n}, std::nan(""));  // beta == 0 reads nothing
+    EXPECT_TRUE(allclose(addmm(gpu(nan_self), gpu(a), gpu(b), 0.0, 1.0).cpu(), mm(a, b), tol, tol));
+  }
+}
+
 // bmm, and the baddbmm kernel with a broadcast (stride-0) batch and beta/alpha.
 TEST_F(CudaKernelsMisc, BatchedAndBroadcastBatch) {
   for (ScalarType dt : {kFloat32, kFloat64}) {

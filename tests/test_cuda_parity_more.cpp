@@ -5,6 +5,9 @@
 #include <limits>
 #include <tuple>
 
+#include <ember/core/dispatch.h>
+#include <ember/nn/functional_loss.h>
+
 #include "cuda_parity.h"
 
 namespace parity {
@@ -69,7 +72,8 @@ void reduce_sweep(const std::string& op, const ReduceFn& f, Domain d,
     }
   }
   for (ScalarType t : ref::float_dtypes()) {  // NaN and infinities propagate the same way
-    const Pair x = make_pair({16, 17}, t, Layout::kTransposed, Domain::kSpecial);
+    const Domain d = op == "prod" ? Domain::kSpecialNoTiny : Domain::kSpecial;
+    const Pair x = make_pair({16, 17}, t, Layout::kTransposed, d);
     for (const Dims& dims : dim_choices(2, single)) {
       sw.run(label(op + " specials", {16, 17}, t, Layout::kTransposed) + dims.str(),
              [&](const Tensors& in) { return f(in[0], dims); }, {x.cpu}, {x.gpu},
@@ -464,8 +468,104 @@ void autograd_cases(CaseList* c) {
 
 }  // namespace
 
+// Fused optimizer steps: one quick run of each op through its optimizer; the full sweep
+// (every option, odd sizes, multi-launch lists) is tests/test_optim_cuda.cpp.
+void optim_step_case(const std::string& op) {
+  using namespace ember::optim;
+  for (ScalarType dt : {kFloat32, kFloat64}) {
+    Tensor p = randn({70001}, dt), g = randn({70001}, dt);
+    Tensor pc = p.clone().requires_grad_(true), pg = p.to(kCUDA).requires_grad_(true);
+    std::vector<Tensor> vc{pc}, vg{pg};
+    std::unique_ptr<Optimizer> oc, og;
+    if (op == "sgd_step") {
+      oc = std::make_unique<SGD>(vc, SGDOptions(0.1).momentum(0.9));
+      og = std::make_unique<SGD>(vg, SGDOptions(0.1).momentum(0.9));
+    } else if (op == "adam_step") {
+      oc = std::make_unique<Adam>(vc, AdamOptions(0.01).amsgrad(true));
+      og = std::make_unique<Adam>(vg, AdamOptions(0.01).amsgrad(true));
+    } else if (op == "rmsprop_step") {
+      oc = std::make_unique<RMSprop>(vc, RMSpropOptions(0.01).centered(true).momentum(0.5));
+      og = std::make_unique<RMSprop>(vg, RMSpropOptions(0.01).centered(true).momentum(0.5));
+    } else {
+      oc = std::make_unique<Adagrad>(vc, AdagradOptions(0.1));
+      og = std::make_unique<Adagrad>(vg, AdagradOptions(0.1));
+    }
+    for (int step = 0; step < 2; ++step) {
+      pc.mutable_grad() = g;
+      pg.mutable_grad() = g.to(kCUDA);
+      oc->step();
+      og->step();
+    }
+    EXPECT_TRUE(ember::allclose(pg.detach().to(kCPU), pc.detach(), 1e-5, 1e-6)) << op << " " << dt;
+  }
+}
+
+// relu's fused backward kernel, called directly (autograd uses it in ReluBackward0), over
+// layouts, a stride-0 gradient (as sum's backward sends), and both float dtypes.
+void relu_backward_case() {
+  Sweep sw("relu_backward");
+  const std::function<Tensor(const Tensors&)> fn = [](const Tensors& in) {
+    Tensor out = empty(in[1].sizes(), in[1].options());
+    kernel<Op::relu_backward>(in[1].device().type())(out, in[0], in[1]);
+    return out;
+  };
+  for (const Shape& s : {Shape{}, Shape{0}, Shape{7, 9}, Shape{33, 2049}}) {
+    const std::vector<Layout> ls = layouts_for(s, false);
+    for (size_t i = 0; i < ls.size(); ++i) {
+      for (ScalarType dt : {kFloat32, kFloat64}) {
+        sw.run(label("relu_backward", s, dt, ls[i]), fn,
+               {make_pair(s, dt, ls[i]), make_pair(s, dt, ls[(i + 1) % ls.size()])},
+               elementwise_tol());
+      }
+    }
+  }
+  const Pair g = make_pair({}, kFloat32, Layout::kContiguous);
+  const Pair y = make_pair({5, 6}, kFloat32, Layout::kContiguous);
+  sw.run(
+      "relu_backward stride-0 grad",
+      [](const Tensors& in) {
+        Tensor out = empty(in[1].sizes(), in[1].options());
+        kernel<Op::relu_backward>(in[1].device().type())(out, in[0].expand(in[1].sizes()), in[1]);
+        return out;
+      },
+      {g, y}, elementwise_tol());
+}
+
+// Fused cross entropy: loss and input gradient through F::cross_entropy (every reduction,
+// weights, smoothing, ignored rows); the size grid is tests/test_nn_loss_cuda.cpp.
+void cross_entropy_case() {
+  namespace F = ember::nn::functional;
+  Sweep sw("cross_entropy");
+  for (const Shape& s : {Shape{1, 10}, Shape{128, 1000}, Shape{300, 5000}, Shape{2, 7, 3}}) {
+    for (ScalarType dt : {kFloat32, kFloat64}) {
+      const Pair x = make_pair(s, dt, Layout::kContiguous);
+      Shape ts = s;
+      ts.erase(ts.begin() + 1);
+      const Pair t = index_pair(ts, s[1]);
+      const Pair w = make_pair({s[1]}, dt, Layout::kContiguous, Domain::kPositive);
+      for (ember::nn::Reduction r : {ember::kMean, ember::kSum, ember::kNone}) {
+        const Fn fn = [r](const Tensors& in) {
+          Tensor xi = in[0].detach().requires_grad_(true);
+          auto o = F::CrossEntropyFuncOptions().reduction(r).weight(in[2]).ignore_index(0);
+          Tensor loss = F::cross_entropy(xi, in[1], o.label_smoothing(0.1));
+          loss.sum().backward();
+          return Tensors{loss.detach(), xi.grad()};
+        };
+        sw.run(label("cross_entropy", s, dt, Layout::kContiguous) + " " +
+                   ember::nn::reduction_name(r),
+               fn, {x.cpu, t.cpu, w.cpu}, {x.gpu, t.gpu, w.gpu}, reduce_tol(s[0] * s[1]));
+      }
+    }
+  }
+}
+
 CaseList other_cases() {
   CaseList c;
+  c.push_back({"relu_backward", relu_backward_case});
+  c.push_back({"cross_entropy", cross_entropy_case});
+  c.push_back({"cross_entropy_backward", cross_entropy_case});
+  for (const char* op : {"sgd_step", "adam_step", "rmsprop_step", "adagrad_step"})
+    c.push_back({op, [op] { optim_step_case(op); }});
   reduction_cases(&c);
   c.push_back({"addmm", addmm_case});
   c.push_back({"baddbmm", baddbmm_case});

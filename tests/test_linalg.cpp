@@ -222,6 +222,55 @@ TEST(Matmul, Linear) {
   }
 }
 
+// The packed float32 kernel's edges: ragged row slivers (m % 6) and column slivers (n % 16),
+// several k blocks (k > 256), both layouts of each operand, beta 0 / 1 / other, alpha != 1,
+// and the per-thread tiling on 1, 2 and 3 threads.
+TEST(Matmul, PackedSgemmEdgesLayoutsAndThreads) {
+  ref::Rng rng(66);
+  const int saved_threads = get_num_threads();
+  const int64_t shapes[][3] = {{40, 520, 70}, {6, 64, 96},   {7, 300, 17},
+                               {13, 80, 33},  {64, 260, 10}, {130, 20, 100}};
+  int rep = 0;
+  for (const auto& s : shapes) {
+    const int64_t m = s[0], k = s[1], n = s[2];
+    Operand a{Tensor(), ref::random_values(rng, m * k, kFloat32, -1, 1), {m, k}};
+    Operand b{Tensor(), ref::random_values(rng, k * n, kFloat32, -1, 1), {k, n}};
+    Operand c{Tensor(), ref::random_values(rng, n, kFloat32, -1, 1), {n}};
+    c.t = ref::make(c.v, c.s, kFloat32);
+    std::vector<double> ab(static_cast<size_t>(m * n));
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          acc += a.v[static_cast<size_t>(i * k + p)] * b.v[static_cast<size_t>(p * n + j)];
+        }
+        ab[static_cast<size_t>(i * n + j)] = acc;
+      }
+    }
+    for (int ta = 0; ta < 2; ++ta) {
+      for (int tb = 0; tb < 2; ++tb, ++rep) {
+        a.t = ref::make_layout(a.v, a.s, kFloat32, ta ? Layout::Transposed : Layout::Contiguous);
+        b.t = ref::make_layout(b.v, b.s, kFloat32, tb ? Layout::Transposed : Layout::Contiguous);
+        const double beta = rep % 3 == 0 ? 0.0 : rep % 3 == 1 ? 1.0 : 0.5;
+        const double alpha = rep % 2 == 0 ? 1.0 : -2.0;
+        std::vector<double> want(ab.size());
+        for (int64_t f = 0; f < m * n; ++f) {
+          want[static_cast<size_t>(f)] =
+              beta * c.v[static_cast<size_t>(f % n)] + alpha * ab[static_cast<size_t>(f)];
+        }
+        for (int threads : {1, 2, 3}) {
+          set_num_threads(threads);
+          SCOPED_TRACE(ref::str(a.s) + " @ " + ref::str(b.s) + " ta " + std::to_string(ta) +
+                       " tb " + std::to_string(tb) + " threads " + std::to_string(threads));
+          EXPECT_TRUE(ref::matches(addmm(c.t, a.t, b.t, beta, alpha), kFloat32, {m, n}, want,
+                                   mm_rtol(kFloat32), mm_atol(kFloat32, k)));
+        }
+      }
+    }
+  }
+  set_num_threads(saved_threads);
+}
+
 // ---- softmax ----
 
 void ref_softmax(const std::vector<double>& v, const Shape& s, int64_t dim, bool log,

@@ -2,7 +2,8 @@
 # CPU micro-benchmarks of ember beside LibTorch in one session: builds both programs (Release,
 # build/), runs them alternately ROUNDS times (each with REPS repetitions, median kept), and
 # prints the median over rounds with ember/LibTorch ratios (> 1: ember is faster).
-# Usage: tools/bench_cpu.sh [OUT_DIR]   (env: ROUNDS=3 REPS=5 BUILD_DIR=build FILTER=regex)
+# Usage: tools/bench_cpu.sh [OUT_DIR]   (env: ROUNDS=3 REPS=5 BUILD_DIR=build FILTER=regex
+#   BENCH_THREADS=n: both libraries, OpenBLAS included, on n threads)
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 cd "$EMBER_ROOT"
@@ -26,6 +27,10 @@ if [ -x "$BUILD_DIR/benchmarks/libtorch_micro_bench" ] &&
   ldd "$BUILD_DIR/benchmarks/libtorch_micro_bench" | grep -q 'libblas.so.3' &&
   ! readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3 | grep -qi openblas; then
   echo "warning: LibTorch uses the reference BLAS; apt-get install libopenblas0-pthread" >&2
+fi
+
+if [ -n "${BENCH_THREADS:-}" ]; then  # LibTorch's GEMM is OpenBLAS's, with its own threads
+  export BENCH_THREADS OPENBLAS_NUM_THREADS="$BENCH_THREADS" OMP_NUM_THREADS="$BENCH_THREADS"
 fi
 
 programs=(ember:"$BUILD_DIR/benchmarks/micro_bench")
@@ -55,7 +60,8 @@ awk '
   /^ *}/ {
     name = row["name"]
     if (name ~ /_median$/) {
-      sub(/_median$/, "", name); sub(/\/real_time$/, "", name); sub(/^matmul_mnk\//, "", name)
+      sub(/_median$/, "", name); sub(/\/real_time$/, "", name)
+      sub(/^(matmul_mnk|mlp_gemm)\//, "", name); sub(/^mlp_step\//, "step_", name)
       tu = row["time_unit"]
       ns = row["real_time"] * (tu == "ns" ? 1 : tu == "us" ? 1e3 : tu == "ms" ? 1e6 : 1e9)
       if (name ~ /^(add|sum)_/) v = row["bytes_per_second"] / 1e9
@@ -63,6 +69,7 @@ awk '
       else if (name ~ /^(tiny|backward)/) v = ns
       else v = ns / 1e3
       n = ++count[impl, name]; val[impl, name, n] = v
+      if (!(name in seen)) { seen[name] = 1; extra[++nextra] = name }
     }
     delete row
   }
@@ -84,6 +91,13 @@ awk '
       w = order[k]; e = median("ember", w); l = median("libtorch", w)
       r = (e != "" && l != "" && e > 0 && l > 0) ? (lower[w] ? l / e : e / l) : ""
       printf "%-18s %-8s %12s %12s %8s\n", w, unit[w], e == "" ? "-" : sprintf("%.1f", e),
+        l == "" ? "-" : sprintf("%.1f", l), r == "" ? "-" : sprintf("%.2fx", r)
+    }
+    for (k = 1; k <= nextra; ++k) {  # the MLP products and steps, in program order, in us
+      w = extra[k]; if (w in unit) continue
+      e = median("ember", w); l = median("libtorch", w)
+      r = (e != "" && l != "" && e > 0 && l > 0) ? l / e : ""
+      printf "%-18s %-8s %12s %12s %8s\n", w, "us", e == "" ? "-" : sprintf("%.1f", e),
         l == "" ? "-" : sprintf("%.1f", l), r == "" ? "-" : sprintf("%.2fx", r)
     }
     print "(median of the rounds medians; ratio > 1 means ember is faster)"

@@ -18,7 +18,10 @@ cd "$ROOT" || exit 1
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 
 # The device returns at most 8 files from OUT: machine.txt, build.log, tests.log,
-# sanitizer.log, bench.log, bench.json (all three benchmarks, merged) and summary.txt.
+# sanitizer.log, bench.log, bench.json (all three benchmarks, merged), mlp.log and summary.txt.
+# The MLP runs need Fashion-MNIST's .gz files in MLP_DATA (default .device/data) and, for the
+# mlp example and its LibTorch twin, CLI11 and nlohmann-json headers (.device/include).
+# SANITIZE=0 skips compute-sanitizer (a visit that only times).
 declare -A status
 left() { echo $((BUDGET - SECONDS)); }  # seconds left in the visit
 step() {  # step NAME LOGFILE LIMIT_S command...: runs under a time limit, logs, records status
@@ -50,16 +53,23 @@ min() { echo $(($1 < $2 ? $1 : $2)); }
   command -v compute-sanitizer
 } >"$OUT/machine.txt" 2>&1
 
-# ---- configure and build (examples are not needed here) ----
+# ---- configure and build ----
 # LibTorch from the PyTorch wheel, for libtorch_cuda_bench (skipped when absent).
 TORCH_PREFIX="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)' 2>/dev/null)"
 CONFIG=(-S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_CUDA=ON
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DEMBER_BUILD_EXAMPLES=OFF)
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DEMBER_BUILD_EXAMPLES=ON)
+# zlib's headers may be missing there (the library itself is present): use a copy brought
+# along in .device/include with the runtime library.
+if [ ! -f /usr/include/zlib.h ] && [ -f "$ROOT/.device/include/zlib.h" ]; then
+  ZLIB_SO="$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -n 1)"
+  [ -n "$ZLIB_SO" ] && CONFIG+=(-DZLIB_INCLUDE_DIR="$ROOT/.device/include" -DZLIB_LIBRARY="$ZLIB_SO")
+fi
 if ! step configure build.log 120 cmake "${CONFIG[@]}" ${TORCH_PREFIX:+-DCMAKE_PREFIX_PATH="$TORCH_PREFIX"}; then
   rm -rf "$BUILD"  # LibTorch's CMake package can fail: retry without the twins
   step configure build.log 60 cmake "${CONFIG[@]}" -DEMBER_BENCH_LIBTORCH=OFF
 fi
-step build build.log "$(min 330 $(($(left) - 180)))" cmake --build "$BUILD" -j "$JOBS"
+# -k 0: a target that fails to build doesn't stop the others (its tests then fail in ctest).
+step build build.log "$(min 330 $(($(left) - 180)))" cmake --build "$BUILD" -j "$JOBS" -- -k 0
 
 # ---- tests: everything, with the GPU (CUDA suites skip without one) ----
 step ctest tests.log "$(min 180 $(($(left) - 120)))" \
@@ -78,6 +88,32 @@ for prog in cuda_bench libtorch_cuda_bench; do
 done
 step pytorch_cuda_bench bench.log "$(min 90 $(($(left) - 30)))" \
   bash -c "python3 '$ROOT/benchmarks/pytorch_cuda_bench.py' | tee '$SCRATCH/pytorch_cuda_bench.jsonl'"
+
+# ---- the MLP workload (../shared/PERF.md): ember vs LibTorch alternately, PyTorch, accuracy ----
+MLP_DATA="${MLP_DATA:-$ROOT/.device/data}"
+mlp_runs() {
+  local bs lr
+  [ -f "$MLP_DATA/train-images-idx3-ubyte.gz" ] || { echo "no Fashion-MNIST in $MLP_DATA"; return 1; }
+  for bs in 128 1024; do
+    lr=0.05
+    ((bs == 1024)) && lr=0.1
+    echo "== batch $bs: ember and LibTorch alternately"
+    ROUNDS=3 OUT="$SCRATCH/mlp$bs" timeout 150 "$ROOT/tools/mlp_compare.sh" "$BUILD" \
+      --data "$MLP_DATA" --device cuda --epochs 3 --batch-size $bs --lr $lr
+    cat "$SCRATCH"/mlp$bs/*.log
+    cp "$SCRATCH/mlp$bs/mlp_compare.json" "$SCRATCH/mlp_compare_$bs.json" 2>/dev/null
+    echo "== batch $bs: PyTorch"
+    timeout 60 python3 "$ROOT/benchmarks/pytorch_mlp.py" --data "$MLP_DATA" --epochs 3 \
+      --batch-size $bs --lr $lr | tee "$SCRATCH/pytorch_mlp_$bs.log"
+  done
+  echo "== accuracy: mlp with its defaults (5 epochs, batch 128, SGD lr 0.05 momentum 0.9)"
+  timeout 60 "$BUILD/examples/mlp" --data "$MLP_DATA" | tee "$SCRATCH/mlp_default.log"
+  local seed
+  for seed in 1 2 3 4; do  # the spread over seeds, for the accuracy target
+    timeout 60 "$BUILD/examples/mlp" --data "$MLP_DATA" --seed $seed | tee "$SCRATCH/mlp_seed$seed.log"
+  done
+}
+step mlp mlp.log "$(min 200 $(($(left) - 60)))" mlp_runs
 
 # ---- compute-sanitizer over the CUDA test programs, in parallel, with the time left ----
 # Small shapes for the parity sweep (each launch is ~100x slower under the tools), and a few
@@ -99,6 +135,10 @@ SAN_RUNS=(
   "memcheck test_gradcheck --gtest_filter=$GRAD_FILTER"
   "racecheck test_cuda_parity --gtest_filter=$RACE_FILTER"
   "racecheck cuda_smoke_test"
+  "memcheck test_nn_loss_cuda"
+  "racecheck test_nn_loss_cuda"
+  "memcheck test_optim_cuda"
+  "memcheck test_nn_containers --gtest_filter=*Cuda*"
 )
 sanitize() {
   local limit="$1" i=0 tool prog rest args
@@ -124,7 +164,11 @@ sanitize() {
   ! grep -qE '^== exit [1-9]' "$SCRATCH"/san*.log
 }
 SAN_LIMIT=$(min 240 $(($(left) - 25)))
-step sanitizer sanitizer.log $((SAN_LIMIT + 15)) sanitize "$SAN_LIMIT"
+if [ "${SANITIZE:-1}" = 0 ]; then
+  status[sanitizer]="skipped (SANITIZE=0)"
+else
+  step sanitizer sanitizer.log $((SAN_LIMIT + 15)) sanitize "$SAN_LIMIT"
+fi
 
 # ---- merge the benchmark results into bench.json, then the summary, last ----
 python3 - "$SCRATCH" "$OUT/bench.json" <<'PY'
@@ -167,7 +211,7 @@ PY
 
 summary() {
   echo "== ember GPU visit: $(sed -n 2p "$OUT/machine.txt")"
-  for name in configure build ctest cuda_bench libtorch_cuda_bench pytorch_cuda_bench sanitizer; do
+  for name in configure build ctest cuda_bench libtorch_cuda_bench pytorch_cuda_bench mlp sanitizer; do
     printf '%-20s %s\n' "$name" "${status[$name]:-skipped}"
   done
   grep -E 'tests passed|tests failed' "$OUT/tests.log" 2>/dev/null
@@ -199,6 +243,38 @@ for name, (lo, hi) in TARGETS.items():
     print(f"{name:<12} {unit:<8} {f(e):>9} {f(p):>9} {f(t):>9} {ratio(p):>6} {ratio(t):>6}"
           f"  {goal} {met}")
 print("(vs pt / vs lt: ember's speed over PyTorch's / LibTorch's; > 1 means ember is faster)")
+PY
+  python3 - "$SCRATCH" <<'PY'
+import json, os, sys
+scratch = sys.argv[1]
+TARGET = {128: 450e3, 1024: 1.2e6}
+print(f"\n{'MLP samples/s':<14} {'ember':>10} {'libtorch':>10} {'pytorch':>10} {'vs lt':>6}  target")
+for bs in (128, 1024):
+    try:
+        c = json.load(open(os.path.join(scratch, f"mlp_compare_{bs}.json")))
+    except (OSError, ValueError):
+        print(f"batch {bs:<8} no result"); continue
+    try:
+        pt = json.loads(open(os.path.join(scratch, f"pytorch_mlp_{bs}.log")).read().strip().splitlines()[-1])["train_samples_per_s"]
+    except (OSError, ValueError, IndexError, KeyError):
+        pt = float("nan")
+    e, t = c["ember"]["samples_per_s"], c["libtorch"]["samples_per_s"]
+    met = "met" if e >= TARGET[bs] else "MISSED"
+    print(f"batch {bs:<8} {e:>10.0f} {t:>10.0f} {pt:>10.0f} {e / t:>6.2f}  >= {TARGET[bs]:.0f} {met}")
+try:
+    r = json.loads(open(os.path.join(scratch, "mlp_default.log")).read().strip().splitlines()[-1])
+    print(f"mlp defaults: test accuracy {100 * r['test_acc']:.2f}% (target >= 88%), "
+          f"{r['train_samples_per_s']:.0f} samples/s, wall {r['wall_s']:.1f} s")
+    accs = [r['test_acc']]
+    for seed in (1, 2, 3, 4):
+        try:
+            accs.append(json.loads(open(os.path.join(scratch, f"mlp_seed{seed}.log")).read().strip().splitlines()[-1])["test_acc"])
+        except (OSError, ValueError, IndexError, KeyError):
+            pass
+    print(f"mlp seeds 0-{len(accs) - 1}: test accuracy " + ", ".join(f"{100 * a:.2f}" for a in accs) +
+          f" (mean {100 * sum(accs) / len(accs):.2f}%)")
+except (OSError, ValueError, IndexError, KeyError):
+    print("mlp defaults: no result")
 PY
 }
 summary | tee "$OUT/summary.txt"

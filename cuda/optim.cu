@@ -1,0 +1,179 @@
+// CUDA kernels of the fused optimizer steps (sgd_step, adam_step, rmsprop_step, adagrad_step):
+// multi-tensor launches in the manner of PyTorch's multi_tensor_apply. The lists' pointers and
+// sizes travel in the kernel's argument block, each block takes one chunk of one tensor, and
+// one launch covers up to kMaxTensors tensors / kMaxBlocks chunks (more make a few launches).
+// No host synchronization: hyperparameters are host values. Math: cpu/optim_math.h.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include <ember/core/dispatch.h>
+#include <ember/cpu/optim_math.h>
+#include <ember/cuda/api.h>
+#include <ember/cuda/check.h>
+#include <ember/cuda/kernels.h>
+#include <ember/cuda/stream.h>
+
+namespace ember {
+namespace cuda {
+namespace {
+
+constexpr int kThreads = 512;
+constexpr int64_t kChunk = 65536;  // elements per block
+constexpr int kMaxBlocks = 320;    // chunks per launch
+// Tensors per launch, by list count, as PyTorch's depth_to_max_tensors: the argument block
+// (pointers, sizes, block map) stays under the 4 KiB kernel-parameter limit.
+constexpr int max_tensors(int n) {
+  return n == 1 ? 110 : n == 2 ? 64 : n == 3 ? 48 : n == 4 ? 36 : 30;
+}
+
+template <int N>
+struct ListMeta {
+  static constexpr int kTensors = max_tensors(N);
+  void* ptr[N][kTensors];
+  int64_t numel[kTensors];
+  unsigned char block_tensor[kMaxBlocks];
+  int block_chunk[kMaxBlocks];
+};
+
+// Block b updates chunk meta.block_chunk[b] of tensor meta.block_tensor[b]; every list's
+// tensor t has meta.numel[t] contiguous elements of T.
+template <class T, class F>
+__global__ void __launch_bounds__(kThreads)
+    multi_tensor_kernel(const ListMeta<F::N> meta, const F f) {
+  const int t = meta.block_tensor[blockIdx.x];
+  const int64_t begin = static_cast<int64_t>(meta.block_chunk[blockIdx.x]) * kChunk;
+  const int64_t end = meta.numel[t] < begin + kChunk ? meta.numel[t] : begin + kChunk;
+  T* ptr[F::N];
+#pragma unroll
+  for (int k = 0; k < F::N; ++k) ptr[k] = static_cast<T*>(meta.ptr[k][t]);
+  for (int64_t i = begin + threadIdx.x; i < end; i += kThreads) f(ptr, i);
+}
+
+// Packs the lists (lists[k] empty = not used by this functor) into as few launches as fit.
+template <class T, class F>
+void multi_tensor_apply(const char* op, const F& f, std::initializer_list<TensorList> lists) {
+  constexpr int N = F::N;
+  static_assert(sizeof(ListMeta<N>) + sizeof(F) <= 4000, "kernel arguments over 4 KiB");
+  const TensorList* used[N];
+  int k = 0;
+  for (const TensorList& list : lists)
+    if (!list.empty()) used[k++] = &list;
+  const TensorList params = *used[0];
+  DeviceGuard guard(params[0].device().index());
+  cudaStream_t stream = current_stream();
+
+  ListMeta<N> meta;
+  int nt = 0, nb = 0;
+  auto launch = [&] {
+    multi_tensor_kernel<T, F><<<nb, kThreads, 0, stream>>>(meta, f);
+    EMBER_CUDA_KERNEL_CHECK(op);
+    nb = 0;
+  };
+  for (size_t i = 0; i < params.size(); ++i) {
+    const int64_t n = params[i].numel();
+    if (n == 0) continue;
+    for (int j = 0; j < N; ++j) meta.ptr[j][nt] = (*used[j])[i].data_ptr();
+    meta.numel[nt] = n;
+    const int64_t chunks = (n + kChunk - 1) / kChunk;
+    for (int64_t c = 0; c < chunks; ++c) {
+      meta.block_tensor[nb] = static_cast<unsigned char>(nt);
+      meta.block_chunk[nb] = static_cast<int>(c);
+      ++nb;
+      const bool last_chunk = c + 1 == chunks;
+      if (nb == kMaxBlocks || (last_chunk && nt + 1 == ListMeta<N>::kTensors)) {
+        launch();
+        if (last_chunk) {
+          nt = -1;  // this tensor is done; the next one starts slot 0
+        } else {    // the rest of this tensor's chunks continue in slot 0
+          for (int j = 0; j < N; ++j) meta.ptr[j][0] = meta.ptr[j][nt];
+          meta.numel[0] = n;
+          nt = 0;
+        }
+      }
+    }
+    ++nt;
+  }
+  if (nb > 0) launch();
+}
+
+template <class T>
+void sgd_typed(TensorList params, TensorList grads, TensorList bufs, const SgdStepArgs& a) {
+  if (a.momentum != 0) {
+    multi_tensor_apply<T>("sgd_step", optim_math::SgdStep<T, true>(a), {params, grads, bufs});
+  } else {
+    multi_tensor_apply<T>("sgd_step", optim_math::SgdStep<T, false>(a), {params, grads});
+  }
+}
+
+void sgd_step(TensorList params, TensorList grads, TensorList bufs, const SgdStepArgs& a) {
+  if (params.empty()) return;
+  if (params[0].dtype() == kFloat64) return sgd_typed<double>(params, grads, bufs, a);
+  sgd_typed<float>(params, grads, bufs, a);
+}
+
+template <class T>
+void adam_typed(TensorList params, TensorList grads, TensorList m, TensorList v, TensorList vmax,
+                const AdamStepArgs& a) {
+  if (a.amsgrad) {
+    multi_tensor_apply<T>("adam_step", optim_math::AdamStep<T, true>(a),
+                          {params, grads, m, v, vmax});
+  } else {
+    multi_tensor_apply<T>("adam_step", optim_math::AdamStep<T, false>(a), {params, grads, m, v});
+  }
+}
+
+void adam_step(TensorList params, TensorList grads, TensorList m, TensorList v, TensorList vmax,
+               const AdamStepArgs& a) {
+  if (params.empty()) return;
+  if (params[0].dtype() == kFloat64) return adam_typed<double>(params, grads, m, v, vmax, a);
+  adam_typed<float>(params, grads, m, v, vmax, a);
+}
+
+template <class T>
+void rmsprop_typed(TensorList params, TensorList grads, TensorList sq, TensorList ga,
+                   TensorList bufs, const RmspropStepArgs& a) {
+  using optim_math::RmspropStep;
+  const char* op = "rmsprop_step";
+  const bool momentum = a.momentum > 0;
+  if (a.centered && momentum) {
+    multi_tensor_apply<T>(op, RmspropStep<T, true, true>(a), {params, grads, sq, ga, bufs});
+  } else if (a.centered) {
+    multi_tensor_apply<T>(op, RmspropStep<T, true, false>(a), {params, grads, sq, ga});
+  } else if (momentum) {
+    multi_tensor_apply<T>(op, RmspropStep<T, false, true>(a), {params, grads, sq, bufs});
+  } else {
+    multi_tensor_apply<T>(op, RmspropStep<T, false, false>(a), {params, grads, sq});
+  }
+}
+
+void rmsprop_step(TensorList params, TensorList grads, TensorList sq, TensorList ga,
+                  TensorList bufs, const RmspropStepArgs& a) {
+  if (params.empty()) return;
+  if (params[0].dtype() == kFloat64) return rmsprop_typed<double>(params, grads, sq, ga, bufs, a);
+  rmsprop_typed<float>(params, grads, sq, ga, bufs, a);
+}
+
+void adagrad_step(TensorList params, TensorList grads, TensorList sums, const AdagradStepArgs& a) {
+  if (params.empty()) return;
+  if (params[0].dtype() == kFloat64) {
+    multi_tensor_apply<double>("adagrad_step", optim_math::AdagradStep<double>(a),
+                               {params, grads, sums});
+  } else {
+    multi_tensor_apply<float>("adagrad_step", optim_math::AdagradStep<float>(a),
+                              {params, grads, sums});
+  }
+}
+
+}  // namespace
+
+void register_optim_kernels() {
+  register_kernel<Op::sgd_step>(kCUDA, &sgd_step);
+  register_kernel<Op::adam_step>(kCUDA, &adam_step);
+  register_kernel<Op::rmsprop_step>(kCUDA, &rmsprop_step);
+  register_kernel<Op::adagrad_step>(kCUDA, &adagrad_step);
+}
+
+}  // namespace cuda
+}  // namespace ember

@@ -1,0 +1,206 @@
+// Trains a 784-512-256-10 ReLU MLP on Fashion-MNIST, as ../shared/PERF.md's MLP workload: the
+// data set lives on the device, a random permutation per epoch, batches by index_select.
+// `mlp --help` lists the options; the last line of stdout is one JSON object with the results.
+#include <ember/ember.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "training_report.h"
+
+using namespace ember;
+namespace F = ember::nn::functional;
+using examples::Clock;
+using examples::seconds_since;
+
+// The model, written as a LibTorch user writes one.
+struct MLPImpl : nn::Module {
+  MLPImpl() : fc1(784, 512), fc2(512, 256), fc3(256, 10) {
+    register_module("fc1", fc1);
+    register_module("fc2", fc2);
+    register_module("fc3", fc3);
+  }
+  Tensor forward(const Tensor& x) {
+    return fc3->forward(F::relu(fc2->forward(F::relu(fc1->forward(x)))));
+  }
+  nn::Linear fc1, fc2, fc3;
+};
+EMBER_MODULE(MLP);
+
+struct Options {
+  std::string data = "/usr/share/datasets/fashion-mnist";
+  std::string device;
+  int epochs = 5;
+  int batch_size = 128;
+  double lr = -1;  // -1: 0.05 for SGD, 1e-3 for Adam
+  std::string optimizer = "sgd";
+  uint64_t seed = 0;
+  int64_t max_steps = 0;  // per epoch; 0 = the whole training set
+  int threads = 0;
+  std::string metrics, plot;
+};
+
+// Images as normalized float rows [N, 784] and labels [N], on the device.
+struct DeviceSplit {
+  Tensor x, y;
+  int64_t size() const { return x.size(0); }
+};
+
+DeviceSplit load_split(const std::string& root, data::datasets::MNIST::Mode mode, Device device) {
+  data::datasets::MNIST set(root, mode);
+  constexpr double kMean = 0.2860, kStd = 0.3530;  // Fashion-MNIST's training-set statistics
+  Tensor x = ((set.images() - kMean) / kStd).view({set.images().size(0), 784});
+  return {x.to(device), set.targets().to(device)};
+}
+
+// Test loss and accuracy in batches of 1000, read back once.
+std::pair<double, double> evaluate(MLP& net, const DeviceSplit& test) {
+  NoGradGuard no_grad;
+  net->eval();
+  Tensor correct = zeros({}, TensorOptions(kInt64).device(test.x.device()));
+  Tensor loss_sum = zeros({}, test.x.options());
+  for (int64_t i = 0; i < test.size(); i += 1000) {
+    const int64_t n = std::min<int64_t>(1000, test.size() - i);
+    Tensor logits = net->forward(test.x.narrow(0, i, n));
+    Tensor y = test.y.narrow(0, i, n);
+    loss_sum.add_(F::cross_entropy(logits, y, F::CrossEntropyFuncOptions().reduction(kSum)));
+    correct.add_(logits.argmax(1).eq(y).sum());
+  }
+  net->train();
+  return {loss_sum.item<double>() / test.size(),
+          static_cast<double>(correct.item<int64_t>()) / test.size()};
+}
+
+int run(const Options& opt) {
+  const auto wall0 = Clock::now();
+  manual_seed(opt.seed);
+  if (opt.threads > 0) set_num_threads(opt.threads);
+  const std::string device_name =
+      !opt.device.empty() ? opt.device : (cuda::is_available() ? "cuda" : "cpu");
+  const Device device(device_name);
+
+  const DeviceSplit train = load_split(opt.data, data::datasets::MNIST::Mode::kTrain, device);
+  const DeviceSplit test = load_split(opt.data, data::datasets::MNIST::Mode::kTest, device);
+
+  MLP net;
+  net->to(device);
+  std::unique_ptr<optim::Optimizer> optimizer;
+  if (opt.optimizer == "sgd") {
+    const double lr = opt.lr > 0 ? opt.lr : 0.05;
+    optimizer = std::make_unique<optim::SGD>(net->parameters(),
+                                             optim::SGDOptions(lr).momentum(0.9));
+  } else {
+    const double lr = opt.lr > 0 ? opt.lr : 1e-3;
+    optimizer = std::make_unique<optim::Adam>(net->parameters(), optim::AdamOptions(lr));
+  }
+
+  const int64_t n = train.size(), bs = opt.batch_size;
+  int64_t steps = (n + bs - 1) / bs;
+  if (opt.max_steps > 0) steps = std::min(steps, opt.max_steps);
+  std::printf("mlp 784-512-256-10 on %s: %lld training and %lld test images, batch %d, %s\n",
+              device_name.c_str(), static_cast<long long>(n), static_cast<long long>(test.size()),
+              opt.batch_size, opt.optimizer.c_str());
+
+  examples::ProgressBar bar;
+  examples::MetricsFile metrics(opt.metrics);
+  std::vector<examples::EpochRecord> records;
+  double steady_s = 0, steady_samples = 0;
+  for (int epoch = 1; epoch <= opt.epochs; ++epoch) {
+    const auto t0 = Clock::now();
+    Tensor perm = randperm(n, TensorOptions(kInt64).device(device));
+    Tensor loss_sum = zeros({}, train.x.options());
+    int64_t samples = 0;
+    double shown_loss = 0;
+    for (int64_t step = 0; step < steps; ++step) {
+      const int64_t m = std::min(bs, n - step * bs);
+      Tensor idx = perm.narrow(0, step * bs, m);
+      Tensor x = train.x.index_select(0, idx), y = train.y.index_select(0, idx);
+      optimizer->zero_grad();
+      Tensor loss = F::cross_entropy(net->forward(x), y);
+      loss.backward();
+      optimizer->step();
+      loss_sum.add_(loss.detach());
+      samples += m;
+      if (bar.due()) {  // reads the loss back (a synchronization) at most 10 times a second
+        shown_loss = loss_sum.item<double>() / (step + 1);
+        const double s = seconds_since(t0);
+        bar.draw(epoch, opt.epochs, step + 1, steps, shown_loss, samples / s,
+                 s / (step + 1) * (steps - step - 1));
+      }
+    }
+    const double train_loss = loss_sum.item<double>() / steps;  // synchronizes
+    const double epoch_s = seconds_since(t0);
+    const auto [test_loss, test_acc] = evaluate(net, test);
+    if (epoch > 1 || opt.epochs == 1) {
+      steady_s += epoch_s;
+      steady_samples += samples;
+    }
+    const examples::EpochRecord r{epoch,     train_loss, test_loss,
+                                  test_acc,  epoch_s,    samples / epoch_s};
+    records.push_back(r);
+    metrics.write(r);
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "epoch %d/%d: train loss %.4f, test loss %.4f, test accuracy %.2f%%, %.2f s, "
+                  "%.0f samples/s",
+                  epoch, opt.epochs, train_loss, test_loss, 100 * test_acc, epoch_s,
+                  samples / epoch_s);
+    bar.finish(line);
+  }
+  if (!opt.plot.empty()) {
+    examples::plot_curves(records, opt.plot, "mlp 784-512-256-10, Fashion-MNIST, " + device_name);
+    std::printf("curves written to %s\n", opt.plot.c_str());
+  }
+
+  nlohmann::json result = {
+      {"model", "mlp-784-512-256-10"},
+      {"device", device_name},
+      {"epochs", opt.epochs},
+      {"batch_size", opt.batch_size},
+      {"optimizer", opt.optimizer},
+      {"train_samples_per_s", steady_s > 0 ? steady_samples / steady_s : 0.0},
+      {"epoch_s_steady", steady_s / std::max(1, opt.epochs > 1 ? opt.epochs - 1 : 1)},
+      {"test_acc", records.empty() ? 0.0 : records.back().test_acc},
+      {"wall_s", seconds_since(wall0)}};
+  std::cout << result.dump() << std::endl;
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  Options opt;
+  CLI::App app{"Trains a 784-512-256-10 MLP on Fashion-MNIST with ember."};
+  app.add_option("--data", opt.data, "folder with the (gzip-compressed) IDX files")
+      ->capture_default_str();
+  app.add_option("--device", opt.device, "cpu, cuda or cuda:N (default: cuda when available)")
+      ->check(CLI::IsMember({"cpu", "cuda", "cuda:0", "cuda:1", "cuda:2", "cuda:3"}));
+  app.add_option("--epochs", opt.epochs, "training epochs")->capture_default_str();
+  app.add_option("--batch-size", opt.batch_size, "samples per step")->capture_default_str();
+  app.add_option("--lr", opt.lr, "learning rate (default 0.05 for sgd, 0.001 for adam)");
+  app.add_option("--optimizer", opt.optimizer, "sgd (momentum 0.9) or adam")
+      ->check(CLI::IsMember({"sgd", "adam"}))
+      ->capture_default_str();
+  app.add_option("--seed", opt.seed, "random seed (weights and batch order)")->capture_default_str();
+  app.add_option("--max-steps", opt.max_steps, "at most this many steps per epoch (0: all)")
+      ->capture_default_str();
+  app.add_option("--threads", opt.threads, "CPU threads (0: one per core)")->capture_default_str();
+  app.add_option("--metrics", opt.metrics, "write one JSON line per epoch to this file");
+  app.add_option("--plot", opt.plot, "draw loss and accuracy curves into this PNG (gnuplot)");
+  CLI11_PARSE(app, argc, argv);
+  if (opt.epochs < 1 || opt.batch_size < 1) {
+    std::cerr << "mlp: --epochs and --batch-size must be at least 1\n";
+    return 2;
+  }
+  try {
+    return run(opt);
+  } catch (const std::exception& e) {
+    std::cerr << "mlp: " << e.what() << "\n";
+    return 1;
+  }
+}

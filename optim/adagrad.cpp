@@ -1,0 +1,79 @@
+// Adagrad::step: one fused adagrad_step per (device, dtype, step count), with the decayed
+// learning rate lr / (1 + (step - 1) * lr_decay) computed on the host.
+#include <ember/optim/adagrad.h>
+
+#include <ember/autograd/grad_mode.h>
+#include <ember/core/dispatch.h>
+#include <ember/core/error.h>
+#include <ember/core/functions.h>
+
+namespace ember {
+namespace optim {
+
+namespace {
+void check_options(const AdagradOptions& o) {
+  EMBER_CHECK(o.lr() >= 0, "Adagrad: invalid learning rate: ", o.lr());
+  EMBER_CHECK(o.lr_decay() >= 0, "Adagrad: invalid lr_decay value: ", o.lr_decay());
+  EMBER_CHECK(o.weight_decay() >= 0, "Adagrad: invalid weight_decay value: ", o.weight_decay());
+  EMBER_CHECK(o.initial_accumulator_value() >= 0,
+              "Adagrad: invalid initial_accumulator_value value: ", o.initial_accumulator_value());
+  EMBER_CHECK(o.eps() >= 0, "Adagrad: invalid epsilon value: ", o.eps());
+}
+
+std::unique_ptr<AdagradParamState> new_state(const Tensor& p, double init) {
+  auto st = std::make_unique<AdagradParamState>();
+  NoGradGuard no_grad;
+  st->sum(full(p.sizes(), init, p.options()));
+  return st;
+}
+}  // namespace
+
+AdagradOptions::AdagradOptions(double lr) : lr_(lr) {}
+
+Adagrad::Adagrad(std::vector<OptimizerParamGroup> param_groups, AdagradOptions defaults)
+    : Optimizer(std::move(param_groups), std::make_unique<AdagradOptions>(defaults)) {
+  check_options(defaults);
+  for (auto& group : param_groups_) {
+    const auto& o = static_cast<const AdagradOptions&>(group.options());
+    for (const Tensor& p : group.params())
+      state_[p.unsafeGetTensorImpl()] = new_state(p, o.initial_accumulator_value());
+  }
+}
+
+Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions defaults)
+    : Adagrad(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
+              std::move(defaults)) {}
+
+Tensor Adagrad::step(LossClosure closure) {
+  Tensor loss = run_closure(closure);
+  NoGradGuard no_grad;
+  for (auto& group : param_groups_) {
+    const auto& o = static_cast<const AdagradOptions&>(group.options());
+    check_options(o);
+    batch_.reset(3);
+    for (const Tensor& p : group.params()) {
+      const Tensor& g = p.grad();
+      if (!g.defined()) continue;
+      detail::check_grad("Adagrad", p, g);
+      auto& slot = state_[p.unsafeGetTensorImpl()];
+      // parameters added after construction (add_param_group) get their state here
+      if (!slot) slot = new_state(p, o.initial_accumulator_value());
+      auto& st = static_cast<AdagradParamState&>(*slot);
+      detail::match_param(st.sum(), p);
+      st.step(st.step() + 1);
+      batch_.add(st.step(), {p, g, st.sum()});
+    }
+    AdagradStepArgs args;
+    args.weight_decay = o.weight_decay();
+    args.eps = o.eps();
+    for (const auto& b : batch_.buckets()) {
+      args.clr = o.lr() / (1 + static_cast<double>(b.tag - 1) * o.lr_decay());
+      kernel<Op::adagrad_step>(b.device.type())(b.list(0), b.list(1), b.list(2), args);
+    }
+    batch_.finish();
+  }
+  return loss;
+}
+
+}  // namespace optim
+}  // namespace ember

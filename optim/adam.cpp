@@ -1,0 +1,106 @@
+// Adam::step, and the group step shared with AdamW: parameters are bucketed by step count
+// (almost always one), and each bucket is one fused adam_step with host bias corrections.
+#include <ember/optim/adam.h>
+
+#include <cmath>
+
+#include <ember/autograd/grad_mode.h>
+#include <ember/core/dispatch.h>
+#include <ember/core/error.h>
+#include <ember/optim/adamw.h>
+
+namespace ember {
+namespace optim {
+
+namespace detail {
+
+void check_adam_options(const char* who, double lr, double beta1, double beta2, double eps,
+                        double weight_decay) {
+  EMBER_CHECK(lr >= 0, who, ": invalid learning rate: ", lr);
+  EMBER_CHECK(eps >= 0, who, ": invalid epsilon value: ", eps);
+  EMBER_CHECK(beta1 >= 0 && beta1 < 1, who, ": invalid beta parameter at index 0: ", beta1);
+  EMBER_CHECK(beta2 >= 0 && beta2 < 1, who, ": invalid beta parameter at index 1: ", beta2);
+  EMBER_CHECK(weight_decay >= 0, who, ": invalid weight_decay value: ", weight_decay);
+}
+
+template <class State>
+void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer::StateMap& state,
+                     const AdamHyper& h, FusedBatch& batch) {
+  batch.reset(5);
+  for (const Tensor& p : group.params()) {
+    const Tensor& g = p.grad();
+    if (!g.defined()) continue;
+    check_grad(who, p, g);
+    auto& slot = state[p.unsafeGetTensorImpl()];
+    if (!slot) {
+      auto st = std::make_unique<State>();
+      st->exp_avg(zeros_state(p));
+      st->exp_avg_sq(zeros_state(p));
+      if (h.amsgrad) st->max_exp_avg_sq(zeros_state(p));
+      slot = std::move(st);
+    }
+    auto& st = static_cast<State&>(*slot);
+    match_param(st.exp_avg(), p);
+    match_param(st.exp_avg_sq(), p);
+    if (h.amsgrad) {
+      if (!st.max_exp_avg_sq().defined()) st.max_exp_avg_sq(zeros_state(p));
+      match_param(st.max_exp_avg_sq(), p);
+    }
+    st.step(st.step() + 1);
+    batch.add(st.step(),
+              {p, g, st.exp_avg(), st.exp_avg_sq(), h.amsgrad ? st.max_exp_avg_sq() : Tensor()});
+  }
+  AdamStepArgs args;
+  args.lr = h.lr;
+  args.beta1 = h.beta1;
+  args.beta2 = h.beta2;
+  args.eps = h.eps;
+  args.weight_decay = h.weight_decay;
+  args.amsgrad = h.amsgrad;
+  args.decoupled_weight_decay = h.decoupled_weight_decay;
+  for (const auto& b : batch.buckets()) {
+    const double step = static_cast<double>(b.tag);
+    args.step_size = h.lr / (1 - std::pow(h.beta1, step));
+    args.bias_correction2_sqrt = std::sqrt(1 - std::pow(h.beta2, step));
+    kernel<Op::adam_step>(b.device.type())(b.list(0), b.list(1), b.list(2), b.list(3), b.list(4),
+                                           args);
+  }
+  batch.finish();
+}
+
+template void adam_group_step<AdamParamState>(const char*, OptimizerParamGroup&,
+                                              Optimizer::StateMap&, const AdamHyper&, FusedBatch&);
+template void adam_group_step<AdamWParamState>(const char*, OptimizerParamGroup&,
+                                               Optimizer::StateMap&, const AdamHyper&, FusedBatch&);
+
+}  // namespace detail
+
+AdamOptions::AdamOptions(double lr) : lr_(lr) {}
+
+Adam::Adam(std::vector<OptimizerParamGroup> param_groups, AdamOptions defaults)
+    : Optimizer(std::move(param_groups), std::make_unique<AdamOptions>(defaults)) {
+  detail::check_adam_options("Adam", defaults.lr(), std::get<0>(defaults.betas()),
+                             std::get<1>(defaults.betas()), defaults.eps(),
+                             defaults.weight_decay());
+}
+
+Adam::Adam(std::vector<Tensor> params, AdamOptions defaults)
+    : Adam(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
+           std::move(defaults)) {}
+
+Tensor Adam::step(LossClosure closure) {
+  Tensor loss = run_closure(closure);
+  NoGradGuard no_grad;
+  for (auto& group : param_groups_) {
+    const auto& o = static_cast<const AdamOptions&>(group.options());
+    const double beta1 = std::get<0>(o.betas()), beta2 = std::get<1>(o.betas());
+    detail::check_adam_options("Adam", o.lr(), beta1, beta2, o.eps(), o.weight_decay());
+    detail::adam_group_step<AdamParamState>(
+        "Adam", group, state_,
+        {o.lr(), beta1, beta2, o.eps(), o.weight_decay(), o.amsgrad(), false}, batch_);
+  }
+  return loss;
+}
+
+}  // namespace optim
+}  // namespace ember

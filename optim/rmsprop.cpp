@@ -1,0 +1,81 @@
+// RMSprop::step: state made lazily (zeros), then one fused rmsprop_step per (device, dtype).
+#include <ember/optim/rmsprop.h>
+
+#include <ember/autograd/grad_mode.h>
+#include <ember/core/dispatch.h>
+#include <ember/core/error.h>
+
+namespace ember {
+namespace optim {
+
+namespace {
+void check_options(const RMSpropOptions& o) {
+  EMBER_CHECK(o.lr() >= 0, "RMSprop: invalid learning rate: ", o.lr());
+  EMBER_CHECK(o.eps() >= 0, "RMSprop: invalid epsilon value: ", o.eps());
+  EMBER_CHECK(o.momentum() >= 0, "RMSprop: invalid momentum value: ", o.momentum());
+  EMBER_CHECK(o.weight_decay() >= 0, "RMSprop: invalid weight_decay value: ", o.weight_decay());
+  EMBER_CHECK(o.alpha() >= 0, "RMSprop: invalid alpha value: ", o.alpha());
+}
+}  // namespace
+
+RMSpropOptions::RMSpropOptions(double lr) : lr_(lr) {}
+
+RMSprop::RMSprop(std::vector<OptimizerParamGroup> param_groups, RMSpropOptions defaults)
+    : Optimizer(std::move(param_groups), std::make_unique<RMSpropOptions>(defaults)) {
+  check_options(defaults);
+}
+
+RMSprop::RMSprop(std::vector<Tensor> params, RMSpropOptions defaults)
+    : RMSprop(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(params))},
+              std::move(defaults)) {}
+
+Tensor RMSprop::step(LossClosure closure) {
+  Tensor loss = run_closure(closure);
+  NoGradGuard no_grad;
+  for (auto& group : param_groups_) {
+    const auto& o = static_cast<const RMSpropOptions&>(group.options());
+    check_options(o);
+    const bool momentum = o.momentum() > 0;
+    batch_.reset(5);
+    for (const Tensor& p : group.params()) {
+      const Tensor& g = p.grad();
+      if (!g.defined()) continue;
+      detail::check_grad("RMSprop", p, g);
+      auto& slot = state_[p.unsafeGetTensorImpl()];
+      if (!slot) {
+        auto st = std::make_unique<RMSpropParamState>();
+        st->square_avg(detail::zeros_state(p));
+        slot = std::move(st);
+      }
+      auto& st = static_cast<RMSpropParamState&>(*slot);
+      detail::match_param(st.square_avg(), p);
+      if (momentum) {
+        if (!st.momentum_buffer().defined()) st.momentum_buffer(detail::zeros_state(p));
+        detail::match_param(st.momentum_buffer(), p);
+      }
+      if (o.centered()) {
+        if (!st.grad_avg().defined()) st.grad_avg(detail::zeros_state(p));
+        detail::match_param(st.grad_avg(), p);
+      }
+      st.step(st.step() + 1);
+      batch_.add(0, {p, g, st.square_avg(), o.centered() ? st.grad_avg() : Tensor(),
+                     momentum ? st.momentum_buffer() : Tensor()});
+    }
+    RmspropStepArgs args;
+    args.lr = o.lr();
+    args.alpha = o.alpha();
+    args.eps = o.eps();
+    args.weight_decay = o.weight_decay();
+    args.momentum = o.momentum();
+    args.centered = o.centered();
+    for (const auto& b : batch_.buckets()) {
+      kernel<Op::rmsprop_step>(b.device.type())(b.list(0), b.list(1), b.list(2), b.list(3),
+                                                b.list(4), args);
+    }
+    batch_.finish();
+  }
+  return loss;
+}
+
+}  // namespace optim
+}  // namespace ember
