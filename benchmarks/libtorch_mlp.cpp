@@ -49,7 +49,8 @@ struct Split {
   torch::Tensor x, y;
 };
 
-static Split load(const std::string& root, const std::string& prefix, torch::Device device) {
+static Split load(const std::string& root, const std::string& prefix, torch::Device device,
+                  bool normalize) {
   std::vector<uint8_t> images = read_gz(root + "/" + prefix + "-images-idx3-ubyte.gz");
   std::vector<uint8_t> labels = read_gz(root + "/" + prefix + "-labels-idx1-ubyte.gz");
   const int64_t n = static_cast<int64_t>(labels.size()) - 8;
@@ -58,7 +59,7 @@ static Split load(const std::string& root, const std::string& prefix, torch::Dev
   torch::Tensor x = torch::from_blob(images.data() + 16, {n, 784}, torch::kUInt8)
                         .to(torch::kFloat32)
                         .div(255.0);
-  x = (x - 0.2860) / 0.3530;
+  if (normalize) x = (x - 0.2860) / 0.3530;
   torch::Tensor y = torch::from_blob(labels.data() + 8, {n}, torch::kUInt8).to(torch::kInt64);
   return {x.to(device), y.to(device)};
 }
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
   double lr = 0.05;
   uint64_t seed = 0;
   int64_t max_steps = 0;
+  bool normalize = true;
   CLI::App app{"LibTorch twin of ember's mlp example."};
   app.add_option("--data", data);
   app.add_option("--device", device_name);
@@ -78,6 +80,7 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed);
   app.add_option("--max-steps", max_steps);
   app.add_option("--threads", threads);
+  app.add_flag("!--no-normalize", normalize);
   CLI11_PARSE(app, argc, argv);
   try {
     const auto wall0 = Clock::now();
@@ -85,7 +88,8 @@ int main(int argc, char** argv) {
     if (threads > 0) torch::set_num_threads(threads);
     if (device_name.empty()) device_name = torch::cuda::is_available() ? "cuda" : "cpu";
     const torch::Device device(device_name);
-    const Split train = load(data, "train", device), test = load(data, "t10k", device);
+    const Split train = load(data, "train", device, normalize);
+    const Split test = load(data, "t10k", device, normalize);
 
     MLP net;
     net->to(device);

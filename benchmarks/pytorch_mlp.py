@@ -8,13 +8,14 @@ import torch
 import torch.nn.functional as F
 
 
-def load(root, prefix, device):
+def load(root, prefix, device, normalize):
     with gzip.open(f"{root}/{prefix}-images-idx3-ubyte.gz") as f:
         images = np.frombuffer(f.read(), np.uint8, offset=16)
     with gzip.open(f"{root}/{prefix}-labels-idx1-ubyte.gz") as f:
         labels = np.frombuffer(f.read(), np.uint8, offset=8)
     x = torch.from_numpy(images.copy()).float().div(255).view(-1, 784)
-    x = (x - 0.2860) / 0.3530
+    if normalize:
+        x = (x - 0.2860) / 0.3530
     return x.to(device), torch.from_numpy(labels.astype(np.int64)).to(device)
 
 
@@ -26,12 +27,13 @@ def main():
     p.add_argument("--batch-size", type=int, default=128)
     p.add_argument("--lr", type=float, default=0.05)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-normalize", dest="normalize", action="store_false")
     a = p.parse_args()
     wall0 = time.perf_counter()
     torch.manual_seed(a.seed)
     dev = torch.device(a.device)
-    tx, ty = load(a.data, "train", dev)
-    vx, vy = load(a.data, "t10k", dev)
+    tx, ty = load(a.data, "train", dev, a.normalize)
+    vx, vy = load(a.data, "t10k", dev, a.normalize)
     net = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 256),
                               torch.nn.ReLU(), torch.nn.Linear(256, 10)).to(dev)
     opt = torch.optim.SGD(net.parameters(), lr=a.lr, momentum=0.9)

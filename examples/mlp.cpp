@@ -45,6 +45,7 @@ struct Options {
   int64_t max_steps = 0;  // per epoch; 0 = the whole training set
   int threads = 0;
   std::string metrics, plot;
+  bool normalize = true;  // to the training set's mean and std; else pixels in [0, 1]
 };
 
 // Images as normalized float rows [N, 784] and labels [N], on the device.
@@ -53,10 +54,12 @@ struct DeviceSplit {
   int64_t size() const { return x.size(0); }
 };
 
-DeviceSplit load_split(const std::string& root, data::datasets::MNIST::Mode mode, Device device) {
+DeviceSplit load_split(const std::string& root, data::datasets::MNIST::Mode mode, Device device,
+                       bool normalize) {
   data::datasets::MNIST set(root, mode);
   constexpr double kMean = 0.2860, kStd = 0.3530;  // Fashion-MNIST's training-set statistics
-  Tensor x = ((set.images() - kMean) / kStd).view({set.images().size(0), 784});
+  Tensor x = normalize ? (set.images() - kMean) / kStd : set.images();
+  x = x.view({x.size(0), 784});
   return {x.to(device), set.targets().to(device)};
 }
 
@@ -86,8 +89,10 @@ int run(const Options& opt) {
       !opt.device.empty() ? opt.device : (cuda::is_available() ? "cuda" : "cpu");
   const Device device(device_name);
 
-  const DeviceSplit train = load_split(opt.data, data::datasets::MNIST::Mode::kTrain, device);
-  const DeviceSplit test = load_split(opt.data, data::datasets::MNIST::Mode::kTest, device);
+  const DeviceSplit train =
+      load_split(opt.data, data::datasets::MNIST::Mode::kTrain, device, opt.normalize);
+  const DeviceSplit test =
+      load_split(opt.data, data::datasets::MNIST::Mode::kTest, device, opt.normalize);
 
   MLP net;
   net->to(device);
@@ -190,6 +195,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-steps", opt.max_steps, "at most this many steps per epoch (0: all)")
       ->capture_default_str();
   app.add_option("--threads", opt.threads, "CPU threads (0: one per core)")->capture_default_str();
+  app.add_flag("!--no-normalize", opt.normalize,
+               "feed pixels in [0, 1] instead of normalizing to mean 0.2860, std 0.3530");
   app.add_option("--metrics", opt.metrics, "write one JSON line per epoch to this file");
   app.add_option("--plot", opt.plot, "draw loss and accuracy curves into this PNG (gnuplot)");
   CLI11_PARSE(app, argc, argv);
