@@ -56,9 +56,8 @@ static Split load(const std::string& root, const std::string& prefix, torch::Dev
   const int64_t n = static_cast<int64_t>(labels.size()) - 8;
   if (n <= 0 || static_cast<int64_t>(images.size()) != 16 + n * 784)
     throw std::runtime_error("unexpected IDX sizes in " + root);
-  torch::Tensor x = torch::from_blob(images.data() + 16, {n, 784}, torch::kUInt8)
-                        .to(torch::kFloat32)
-                        .div(255.0);
+  torch::Tensor x =
+      torch::from_blob(images.data() + 16, {n, 784}, torch::kUInt8).to(torch::kFloat32).div(255.0);
   if (normalize) x = (x - 0.2860) / 0.3530;
   torch::Tensor y = torch::from_blob(labels.data() + 8, {n}, torch::kUInt8).to(torch::kInt64);
   return {x.to(device), y.to(device)};
@@ -120,7 +119,8 @@ int main(int argc, char** argv) {
       {
         torch::NoGradGuard no_grad;
         net->eval();
-        torch::Tensor correct = torch::zeros({}, torch::TensorOptions(torch::kInt64).device(device));
+        torch::Tensor correct =
+            torch::zeros({}, torch::TensorOptions(torch::kInt64).device(device));
         for (int64_t i = 0; i < test.x.size(0); i += 1000) {
           const int64_t m = std::min<int64_t>(1000, test.x.size(0) - i);
           torch::Tensor logits = net->forward(test.x.narrow(0, i, m));
@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
     }
     nlohmann::json result = {{"model", "mlp-784-512-256-10"},
                              {"framework", "libtorch " + std::to_string(TORCH_VERSION_MAJOR) + "." +
-                                                std::to_string(TORCH_VERSION_MINOR)},
+                                               std::to_string(TORCH_VERSION_MINOR)},
                              {"device", device_name},
                              {"epochs", epochs},
                              {"batch_size", batch_size},

@@ -37,8 +37,8 @@ struct CrossEntropyArgs {
   double label_smoothing = 0;
 };
 using CrossEntropyKernel = void (*)(const Tensor& out, const Tensor& lse, const Tensor& aux,
-                                    const Tensor& input, const Tensor& target,
-                                    const Tensor& weight, const CrossEntropyArgs& args);
+                                    const Tensor& input, const Tensor& target, const Tensor& weight,
+                                    const CrossEntropyArgs& args);
 using CrossEntropyBackwardKernel = void (*)(const Tensor& grad_input, const Tensor& grad_out,
                                             const Tensor& input, const Tensor& target,
                                             const Tensor& weight, const Tensor& lse,

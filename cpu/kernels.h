@@ -7,17 +7,17 @@ namespace cpu {
 
 void register_backend();
 
-void register_unary_kernels();    // cpu/unary.cpp
-void register_binary_kernels();   // cpu/binary.cpp (tensor-tensor, tensor-scalar, where,
-                                  // masked_fill)
-void register_copy_kernels();     // cpu/copy.cpp (copy, fill)
-void register_random_kernels();   // cpu/random.cpp
-void register_reduce_kernels();   // cpu/reduce.cpp
-void register_gemm_kernels();     // cpu/gemm.cpp
-void register_softmax_kernels();  // cpu/softmax.cpp
-void register_index_kernels();    // cpu/index.cpp
+void register_unary_kernels();          // cpu/unary.cpp
+void register_binary_kernels();         // cpu/binary.cpp (tensor-tensor, tensor-scalar, where,
+                                        // masked_fill)
+void register_copy_kernels();           // cpu/copy.cpp (copy, fill)
+void register_random_kernels();         // cpu/random.cpp
+void register_reduce_kernels();         // cpu/reduce.cpp
+void register_gemm_kernels();           // cpu/gemm.cpp
+void register_softmax_kernels();        // cpu/softmax.cpp
+void register_index_kernels();          // cpu/index.cpp
 void register_cross_entropy_kernels();  // cpu/cross_entropy.cpp (fused forward, backward)
-void register_optim_kernels();    // cpu/optim.cpp (fused optimizer steps)
+void register_optim_kernels();          // cpu/optim.cpp (fused optimizer steps)
 
 }  // namespace cpu
 }  // namespace ember

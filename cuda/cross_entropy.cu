@@ -18,6 +18,7 @@
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
+#include <ember/cuda/row_reduce.cuh>
 #include <ember/cuda/stream.h>
 
 namespace ember {
@@ -61,40 +62,11 @@ Workspace workspace(int device, cudaStream_t stream) {
   return ws;
 }
 
-__device__ float exp_of(float x) { return expf(x); }
-__device__ double exp_of(double x) { return ::exp(x); }
-__device__ float log_of(float x) { return logf(x); }
-__device__ double log_of(double x) { return ::log(x); }
-
-struct Max {
-  template <class T>
-  __device__ T operator()(T a, T b) const {
-    return b > a ? b : a;
-  }
-};
-struct Sum {
-  template <class T>
-  __device__ T operator()(T a, T b) const {
-    return a + b;
-  }
-};
-
-// Combines v over the blockDim.x threads of a row (as cuda/softmax.cu): xor butterflies
-// within a warp, then the warps' values folded in order through `warp_values` (blockDim.y
-// is 1 then). Consecutive calls must use different buffers.
-template <class T, class Op>
-__device__ T all_reduce(T v, Op op, T* warp_values) {
-  const int width = blockDim.x < 32 ? blockDim.x : 32;
-  for (int off = width / 2; off > 0; off /= 2) {
-    v = op(v, __shfl_xor_sync(0xffffffffu, v, off, width));
-  }
-  if (blockDim.x <= 32) return v;
-  if (threadIdx.x % 32 == 0) warp_values[threadIdx.x / 32] = v;
-  __syncthreads();
-  v = warp_values[0];
-  for (int w = 1; w < static_cast<int>(blockDim.x / 32); ++w) v = op(v, warp_values[w]);
-  return v;
-}
+using row::all_reduce;
+using row::exp_of;
+using row::log_of;
+using row::Max;
+using row::Sum;
 
 // Sums buf[0..n) (n a power of two, buf in shared memory) in a fixed tree; every thread of
 // the block must call it. The result is in buf[0].

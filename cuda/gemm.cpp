@@ -181,8 +181,8 @@ void gemm_float(cublasHandle_t h, const GemmCall& c, float* out, const float* a,
       float32_matmul_allows_tf32() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
   if (c.batch == 1) {
     EMBER_CUBLAS_CHECK(cublasGemmEx(h, c.trans_first, c.trans_second, c.n, c.m, c.k, &alpha, b,
-                                    CUDA_R_32F, c.ldb, a, CUDA_R_32F, c.lda, &beta, out,
-                                    CUDA_R_32F, c.ldc, compute, CUBLAS_GEMM_DEFAULT));
+                                    CUDA_R_32F, c.ldb, a, CUDA_R_32F, c.lda, &beta, out, CUDA_R_32F,
+                                    c.ldc, compute, CUBLAS_GEMM_DEFAULT));
   } else {
     EMBER_CUBLAS_CHECK(cublasGemmStridedBatchedEx(
         h, c.trans_first, c.trans_second, c.n, c.m, c.k, &alpha, b, CUDA_R_32F, c.ldb, c.stride_b,
@@ -191,16 +191,15 @@ void gemm_float(cublasHandle_t h, const GemmCall& c, float* out, const float* a,
   }
 }
 
-void gemm_double(cublasHandle_t h, const GemmCall& c, double* out, const double* a,
-                 const double* b, double beta, double alpha) {
+void gemm_double(cublasHandle_t h, const GemmCall& c, double* out, const double* a, const double* b,
+                 double beta, double alpha) {
   if (c.batch == 1) {
     EMBER_CUBLAS_CHECK(cublasDgemm(h, c.trans_first, c.trans_second, c.n, c.m, c.k, &alpha, b,
                                    c.ldb, a, c.lda, &beta, out, c.ldc));
   } else {
     EMBER_CUBLAS_CHECK(cublasDgemmStridedBatched(h, c.trans_first, c.trans_second, c.n, c.m, c.k,
-                                                 &alpha, b, c.ldb, c.stride_b, a, c.lda,
-                                                 c.stride_a, &beta, out, c.ldc, c.stride_c,
-                                                 c.batch));
+                                                 &alpha, b, c.ldb, c.stride_b, a, c.lda, c.stride_a,
+                                                 &beta, out, c.ldc, c.stride_c, c.batch));
   }
 }
 
@@ -215,9 +214,9 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
   if (out.dtype() == kFloat32 && out.dim() == 2) {
     const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
     if (small_gemm_applies(m, n, k)) {
-      small_sgemm(m, n, k, a.data_ptr<float>(), a.strides()[0], a.strides()[1],
-                  b.data_ptr<float>(), b.strides()[0], b.strides()[1], out.data_ptr<float>(),
-                  alpha.to<float>(), beta.to<float>());
+      small_sgemm(m, n, k, a.data_ptr<float>(), a.strides()[0], a.strides()[1], b.data_ptr<float>(),
+                  b.strides()[0], b.strides()[1], out.data_ptr<float>(), alpha.to<float>(),
+                  beta.to<float>());
       return;
     }
   }

@@ -15,10 +15,10 @@ namespace ember {
 namespace cuda {
 namespace {
 
-constexpr int kTile = 32;               // output tile: kTile x kTile per block
-constexpr int kDepth = 32;              // k per shared-memory stage
-constexpr int kPer = 2;                 // each thread computes kPer x kPer outputs
-constexpr int kSide = kTile / kPer;     // 16 x 16 threads
+constexpr int kTile = 32;            // output tile: kTile x kTile per block
+constexpr int kDepth = 32;           // k per shared-memory stage
+constexpr int kPer = 2;              // each thread computes kPer x kPer outputs
+constexpr int kSide = kTile / kPer;  // 16 x 16 threads
 constexpr int kThreads = kSide * kSide;
 
 // c [m, n] (row-major, contiguous) = alpha * A [m, k] @ B [k, n] + beta * c; beta == 0: c is
@@ -91,8 +91,8 @@ int64_t small_gemm_limit() {
 
 bool small_gemm_applies(int64_t m, int64_t n, int64_t k) {
   // The grid's y dimension (row tiles) is limited to 65535.
-  return m > 0 && n > 0 && k > 0 && m <= int64_t{65535} * kTile && n < (1 << 30) &&
-         k < (1 << 30) && m * n * k <= small_gemm_limit();
+  return m > 0 && n > 0 && k > 0 && m <= int64_t{65535} * kTile && n < (1 << 30) && k < (1 << 30) &&
+         m * n * k <= small_gemm_limit();
 }
 
 void small_sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t sa0, int64_t sa1,

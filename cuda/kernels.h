@@ -8,7 +8,7 @@ namespace ember {
 class Tensor;
 namespace cuda {
 
-void register_copy_kernels();  // cuda/copy.cpp (copy between any devices, fill)
+void register_copy_kernels();    // cuda/copy.cpp (copy between any devices, fill)
 void register_gemm_kernels();    // cuda/gemm.cpp (addmm, baddbmm through cuBLAS)
 void register_index_kernels();   // cuda/index.cu (index_select, gather, scatter_add)
 void register_random_kernels();  // cuda/random.cu (uniform, normal, randint)
@@ -20,11 +20,11 @@ void register_binary_kernels();   // cuda/binary.cu (tensor-tensor and tensor-sc
 void register_ternary_kernels();  // cuda/ternary.cu (where, masked_fill, clamp)
 // Reductions over the engine of cuda/reduce.cuh; register_reduce_kernels() (cuda/reduce.cu)
 // also calls register_arg_reduce_kernels().
-void register_reduce_kernels();      // cuda/reduce.cu (sum prod mean amax amin var norm all any)
-void register_arg_reduce_kernels();  // cuda/arg_reduce.cu (max_dim, min_dim)
-void register_softmax_kernels();     // cuda/softmax.cu (softmax, log_softmax)
+void register_reduce_kernels();         // cuda/reduce.cu (sum prod mean amax amin var norm all any)
+void register_arg_reduce_kernels();     // cuda/arg_reduce.cu (max_dim, min_dim)
+void register_softmax_kernels();        // cuda/softmax.cu (softmax, log_softmax)
 void register_cross_entropy_kernels();  // cuda/cross_entropy.cu (fused forward, backward)
-void register_optim_kernels();       // cuda/optim.cu (fused multi-tensor optimizer steps)
+void register_optim_kernels();          // cuda/optim.cu (fused multi-tensor optimizer steps)
 // cuda/copy_kernel.cu: dst = src converted to dst's dtype; both CUDA on one device, same
 // shape, any dtypes and strides. Runs on the current stream of the current device.
 void copy_on_device(const Tensor& dst, const Tensor& src);

@@ -99,8 +99,8 @@ int run(const Options& opt) {
   std::unique_ptr<optim::Optimizer> optimizer;
   if (opt.optimizer == "sgd") {
     const double lr = opt.lr > 0 ? opt.lr : 0.05;
-    optimizer = std::make_unique<optim::SGD>(net->parameters(),
-                                             optim::SGDOptions(lr).momentum(0.9));
+    optimizer =
+        std::make_unique<optim::SGD>(net->parameters(), optim::SGDOptions(lr).momentum(0.9));
   } else {
     const double lr = opt.lr > 0 ? opt.lr : 1e-3;
     optimizer = std::make_unique<optim::Adam>(net->parameters(), optim::AdamOptions(lr));
@@ -147,8 +147,8 @@ int run(const Options& opt) {
       steady_s += epoch_s;
       steady_samples += samples;
     }
-    const examples::EpochRecord r{epoch,     train_loss, test_loss,
-                                  test_acc,  epoch_s,    samples / epoch_s};
+    const examples::EpochRecord r{epoch,    train_loss, test_loss,
+                                  test_acc, epoch_s,    samples / epoch_s};
     records.push_back(r);
     metrics.write(r);
     char line[256];
@@ -191,7 +191,8 @@ int main(int argc, char** argv) {
   app.add_option("--optimizer", opt.optimizer, "sgd (momentum 0.9) or adam")
       ->check(CLI::IsMember({"sgd", "adam"}))
       ->capture_default_str();
-  app.add_option("--seed", opt.seed, "random seed (weights and batch order)")->capture_default_str();
+  app.add_option("--seed", opt.seed, "random seed (weights and batch order)")
+      ->capture_default_str();
   app.add_option("--max-steps", opt.max_steps, "at most this many steps per epoch (0: all)")
       ->capture_default_str();
   app.add_option("--threads", opt.threads, "CPU threads (0: one per core)")->capture_default_str();

@@ -62,9 +62,9 @@ struct EpochRecord {
   int epoch;
   double train_loss, test_loss, test_acc, epoch_s, samples_per_s;
   nlohmann::json to_json() const {
-    return {{"epoch", epoch},          {"train_loss", train_loss},
-            {"test_loss", test_loss},  {"test_acc", test_acc},
-            {"epoch_s", epoch_s},      {"train_samples_per_s", samples_per_s}};
+    return {{"epoch", epoch},         {"train_loss", train_loss},
+            {"test_loss", test_loss}, {"test_acc", test_acc},
+            {"epoch_s", epoch_s},     {"train_samples_per_s", samples_per_s}};
   }
 };
 

@@ -21,4 +21,3 @@
  private:                                                         \
   T name##_
 #endif
-

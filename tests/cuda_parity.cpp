@@ -38,8 +38,8 @@ double draw(ScalarType t, Domain d) {
     case Domain::kSpecialNoTiny:
       if (fl && unit(rng()) < 0.4) {
         const double inf = std::numeric_limits<double>::infinity();
-        static const double specials[] = {0.0, -0.0,  inf,  -inf, std::nan(""), 1.0,
-                                          -1.0, 0.5,  20.0, -20.0, 1e-40,       -1e-30};
+        static const double specials[] = {0.0,  -0.0, inf,  -inf,  std::nan(""), 1.0,
+                                          -1.0, 0.5,  20.0, -20.0, 1e-40,        -1e-30};
         const int last = d == Domain::kSpecial ? 11 : 9;
         return specials[std::uniform_int_distribution<int>(0, last)(rng())];
       }
@@ -90,11 +90,21 @@ std::vector<Layout> layouts_for(const Shape& s, bool writable) {
 
 const std::vector<Shape>& shapes() {
   static const std::vector<Shape> all = [] {
-    std::vector<Shape> v = {{},     {1},       {0},          {5},          {1, 1},
-                            {3, 0}, {2, 3},    {4, 1, 3},    {2, 3, 4},    {2, 1, 3, 2},
-                            {33},   {7, 9, 5}, {2, 3, 2, 3, 2, 3, 2, 3, 2}};
+    std::vector<Shape> v = {{},
+                            {1},
+                            {0},
+                            {5},
+                            {1, 1},
+                            {3, 0},
+                            {2, 3},
+                            {4, 1, 3},
+                            {2, 3, 4},
+                            {2, 1, 3, 2},
+                            {33},
+                            {7, 9, 5},
+                            {2, 3, 2, 3, 2, 3, 2, 3, 2}};
     if (!small_mode()) {
-      v.push_back({1000, 67});         // odd rows: the vector path's tails
+      v.push_back({1000, 67});          // odd rows: the vector path's tails
       v.push_back({int64_t(1) << 17});  // 16-byte aligned, a multiple of 4
     }
     return v;
@@ -194,8 +204,9 @@ std::string label(const std::string& op, const Shape& s, ScalarType t, Layout l)
            << "dtype " << got.dtype() << " where the CPU gives " << want.dtype();
   }
   if (!want.sizes().equals(got.sizes())) {
-    return ::testing::AssertionFailure() << "shape " << ref::str(ref::shape_of(got))
-                                         << " where the CPU gives " << ref::str(ref::shape_of(want));
+    return ::testing::AssertionFailure()
+           << "shape " << ref::str(ref::shape_of(got)) << " where the CPU gives "
+           << ref::str(ref::shape_of(want));
   }
   const Tensor host = got.cpu();
   const Shape shape = ref::shape_of(want);
@@ -210,8 +221,8 @@ std::string label(const std::string& op, const Shape& s, ScalarType t, Layout l)
   msg << std::setprecision(17);
   int64_t bad = 0;
   auto report = [&](int64_t k, auto a, auto b) {
-    if (++bad <= 5) msg << "\n  at " << ref::str(ref::unravel(k, shape)) << ": cpu " << a
-                        << ", cuda " << b;
+    if (++bad <= 5)
+      msg << "\n  at " << ref::str(ref::unravel(k, shape)) << ": cpu " << a << ", cuda " << b;
   };
   if (!is_floating_point(want.dtype())) {
     const auto a = read(want, kInt64, int64_t{});
@@ -234,15 +245,15 @@ std::string label(const std::string& op, const Shape& s, ScalarType t, Layout l)
     }
     for (size_t k = 0; k < a.size(); ++k) {
       const double x = a[k], y = b[k];
-      const bool ok = (std::isnan(x) && std::isnan(y)) || x == y ||
-                      (std::isfinite(x) && std::isfinite(y) &&
-                       std::fabs(x - y) <= atol + rtol * std::fabs(x));
+      const bool ok =
+          (std::isnan(x) && std::isnan(y)) || x == y ||
+          (std::isfinite(x) && std::isfinite(y) && std::fabs(x - y) <= atol + rtol * std::fabs(x));
       if (!ok) report(static_cast<int64_t>(k), x, y);
     }
   }
   if (bad == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << bad << " of " << want.numel() << " values differ"
-                                       << msg.str();
+  return ::testing::AssertionFailure()
+         << bad << " of " << want.numel() << " values differ" << msg.str();
 }
 
 namespace {
@@ -272,8 +283,8 @@ void Sweep::run(const std::string& what, const Fn& fn, const Tensors& cpu, const
   const Outcome want = attempt(fn, cpu);
   const Outcome got = attempt(fn, gpu);
   if (!want.error.empty()) {
-    EXPECT_FALSE(got.error.empty()) << "the CPU throws (" << want.error
-                                    << ") but CUDA returns a result";
+    EXPECT_FALSE(got.error.empty())
+        << "the CPU throws (" << want.error << ") but CUDA returns a result";
     return;
   }
   if (!got.error.empty()) {
@@ -299,7 +310,8 @@ void Sweep::run(const std::string& what, const std::function<Tensor(const Tensor
     cpu.push_back(p.cpu);
     gpu.push_back(p.gpu);
   }
-  run(what, [&](const Tensors& in) { return Tensors{fn(in)}; }, cpu, gpu, tol);
+  run(
+      what, [&](const Tensors& in) { return Tensors{fn(in)}; }, cpu, gpu, tol);
 }
 
 }  // namespace parity

@@ -55,18 +55,18 @@ inline Tol gemm_tol() { return {1e-4, 1e-4, 1e-10, 1e-10, true}; }
 
 // ---- values ----
 enum class Domain {
-  kAny,          // floats in [-3, 3], signed ints in [-9, 9], uint8 in [0, 255] (wraps), bool
-  kPositive,     // floats in [0.1, 4], ints in [1, 9]
-  kAboveMinus1,  // log1p: floats in [-0.9, 3], ints in [0, 9]
-  kExponent,     // pow exponents: floats in [-2, 2], ints in [0, 4]
-  kNearOne,      // prod: floats in [0.98, 1.02] (no overflow whatever the order of
-                 // 67,000 factors), ints in [-2, 2] (uint8 [0, 2])
-  kWide,         // softmax: floats in [-60, 60]
-  kSpecial,      // floats mixed with 0, -0, +-inf, NaN, denormals; ints as kAny
+  kAny,            // floats in [-3, 3], signed ints in [-9, 9], uint8 in [0, 255] (wraps), bool
+  kPositive,       // floats in [0.1, 4], ints in [1, 9]
+  kAboveMinus1,    // log1p: floats in [-0.9, 3], ints in [0, 9]
+  kExponent,       // pow exponents: floats in [-2, 2], ints in [0, 4]
+  kNearOne,        // prod: floats in [0.98, 1.02] (no overflow whatever the order of
+                   // 67,000 factors), ints in [-2, 2] (uint8 [0, 2])
+  kWide,           // softmax: floats in [-60, 60]
+  kSpecial,        // floats mixed with 0, -0, +-inf, NaN, denormals; ints as kAny
   kSpecialNoTiny,  // kSpecial without the tiny values, for products: tiny * tiny underflows
                    // to 0 and 0 * inf is NaN, so with them the result depends on the order
-  kMostlyTrue,   // all(): nonzero but for ~3% zeros
-  kMostlyFalse,  // any(): zero but for ~3% ones
+  kMostlyTrue,     // all(): nonzero but for ~3% zeros
+  kMostlyFalse,    // any(): zero but for ~3% ones
 };
 
 double draw(ScalarType t, Domain d);

@@ -95,12 +95,11 @@ TEST_F(CudaKernelsMisc, MatmulShapesAndAddmm) {
   EXPECT_TRUE(allclose(mm(gpu(big).slice(1, 3, 15), gpu(c)).cpu(), mm(sub, c), 1e-12, 1e-12));
   Tensor self = randn({8, 6}, kFloat64);
   Tensor expect = addmm(self, a, c, 0.5, 2.0);
-  EXPECT_TRUE(
-      allclose(addmm(gpu(self), gpu(a), gpu(c), 0.5, 2.0).cpu(), expect, 1e-12, 1e-12));
+  EXPECT_TRUE(allclose(addmm(gpu(self), gpu(a), gpu(c), 0.5, 2.0).cpu(), expect, 1e-12, 1e-12));
   // beta == 0 must not read out: NaN garbage in self has no effect
   Tensor nan_self = full({8, 6}, std::nan(""), kFloat64);
-  EXPECT_TRUE(allclose(addmm(gpu(nan_self), gpu(a), gpu(c), 0.0, 1.0).cpu(), mm(a, c), 1e-12,
-                       1e-12));
+  EXPECT_TRUE(
+      allclose(addmm(gpu(nan_self), gpu(a), gpu(c), 0.0, 1.0).cpu(), mm(a, c), 1e-12, 1e-12));
 }
 
 // float32 products below EMBER_CUDA_SMALL_GEMM_MACS (2^26) run on ember's own kernel
@@ -138,8 +137,9 @@ TEST_F(CudaKernelsMisc, BatchedAndBroadcastBatch) {
     const double tol = dt == kFloat32 ? 1e-4 : 1e-12;
     Tensor a = randn({5, 7, 9}, dt), b = randn({5, 11, 9}, dt).transpose(1, 2);
     EXPECT_TRUE(allclose(bmm(gpu(a), gpu_same_layout(b, 1, 2)).cpu(), bmm(a, b), tol, tol)) << dt;
-    EXPECT_TRUE(allclose(bmm(gpu_same_layout(b, 1, 2).transpose(1, 2), gpu(a).transpose(1, 2)).cpu(),
-                         bmm(b.transpose(1, 2), a.transpose(1, 2)), tol, tol))
+    EXPECT_TRUE(
+        allclose(bmm(gpu_same_layout(b, 1, 2).transpose(1, 2), gpu(a).transpose(1, 2)).cpu(),
+                 bmm(b.transpose(1, 2), a.transpose(1, 2)), tol, tol))
         << dt;
     // a: one [7, 9] matrix for every batch (stride 0), b transposed per batch
     Tensor one = randn({1, 7, 9}, dt);

@@ -41,12 +41,20 @@ std::vector<Dims> dim_choices(size_t r, bool single) {
 
 const std::vector<Shape>& reduce_shapes() {
   static const std::vector<Shape> all = [] {
-    std::vector<Shape> v = {{},        {1},       {0},       {5},          {3, 0},
-                            {0, 3},    {2, 3},    {4, 1, 3}, {7, 9, 5},    {33, 65},
+    std::vector<Shape> v = {{},
+                            {1},
+                            {0},
+                            {5},
+                            {3, 0},
+                            {0, 3},
+                            {2, 3},
+                            {4, 1, 3},
+                            {7, 9, 5},
+                            {33, 65},
                             {2, 1, 2, 3, 1, 3, 2, 1, 2}};
     if (!small_mode()) {
-      v.push_back({1000, 67});               // many outputs, short rows
-      v.push_back({67, 1000});               // few outputs, long rows
+      v.push_back({1000, 67});                // many outputs, short rows
+      v.push_back({67, 1000});                // few outputs, long rows
       v.push_back({(int64_t(1) << 18) + 3});  // one output: multi-block, two passes
     }
     return v;
@@ -64,9 +72,9 @@ void reduce_sweep(const std::string& op, const ReduceFn& f, Domain d,
       for (ScalarType t : dtypes) {
         const Pair x = make_pair(s, t, l, d);
         for (const Dims& dims : dim_choices(s.size(), single)) {
-          sw.run(label(op, s, t, l) + dims.str(),
-                 [&](const Tensors& in) { return f(in[0], dims); }, {x.cpu}, {x.gpu},
-                 reduce_tol(x.cpu.numel()));
+          sw.run(
+              label(op, s, t, l) + dims.str(), [&](const Tensors& in) { return f(in[0], dims); },
+              {x.cpu}, {x.gpu}, reduce_tol(x.cpu.numel()));
         }
       }
     }
@@ -75,9 +83,10 @@ void reduce_sweep(const std::string& op, const ReduceFn& f, Domain d,
     const Domain d = op == "prod" ? Domain::kSpecialNoTiny : Domain::kSpecial;
     const Pair x = make_pair({16, 17}, t, Layout::kTransposed, d);
     for (const Dims& dims : dim_choices(2, single)) {
-      sw.run(label(op + " specials", {16, 17}, t, Layout::kTransposed) + dims.str(),
-             [&](const Tensors& in) { return f(in[0], dims); }, {x.cpu}, {x.gpu},
-             reduce_tol(x.cpu.numel()));
+      sw.run(
+          label(op + " specials", {16, 17}, t, Layout::kTransposed) + dims.str(),
+          [&](const Tensors& in) { return f(in[0], dims); }, {x.cpu}, {x.gpu},
+          reduce_tol(x.cpu.numel()));
     }
   }
 }
@@ -86,63 +95,98 @@ const std::vector<ScalarType>& all_t() { return ref::all_dtypes(); }
 
 void reduction_cases(CaseList* c) {
   c->push_back({"sum", [] {
-                  reduce_sweep("sum", [](const Tensor& t, const Dims& d) {
-                    return Tensors{d.full ? t.sum() : t.sum(d.dims, d.keepdim)};
-                  }, Domain::kAny, all_t());
-                  reduce_sweep("sum dtype", [](const Tensor& t, const Dims& d) {
-                    return Tensors{d.full ? t.sum(kFloat64) : t.sum(d.dims, d.keepdim, kFloat32)};
-                  }, Domain::kAny, all_t());
+                  reduce_sweep(
+                      "sum",
+                      [](const Tensor& t, const Dims& d) {
+                        return Tensors{d.full ? t.sum() : t.sum(d.dims, d.keepdim)};
+                      },
+                      Domain::kAny, all_t());
+                  reduce_sweep(
+                      "sum dtype",
+                      [](const Tensor& t, const Dims& d) {
+                        return Tensors{d.full ? t.sum(kFloat64)
+                                              : t.sum(d.dims, d.keepdim, kFloat32)};
+                      },
+                      Domain::kAny, all_t());
                 }});
   c->push_back({"mean", [] {
-                  reduce_sweep("mean", [](const Tensor& t, const Dims& d) {
-                    return Tensors{d.full ? t.mean() : t.mean(d.dims, d.keepdim)};
-                  }, Domain::kAny, all_t());
-                  reduce_sweep("mean dtype", [](const Tensor& t, const Dims& d) {
-                    return Tensors{d.full ? t.mean(kFloat64) : t.mean(d.dims, d.keepdim, kFloat64)};
-                  }, Domain::kAny, {kInt32, kFloat32});
+                  reduce_sweep(
+                      "mean",
+                      [](const Tensor& t, const Dims& d) {
+                        return Tensors{d.full ? t.mean() : t.mean(d.dims, d.keepdim)};
+                      },
+                      Domain::kAny, all_t());
+                  reduce_sweep("mean dtype",
+                               [](const Tensor& t, const Dims& d) {
+                                 return Tensors{d.full ? t.mean(kFloat64)
+                                                       : t.mean(d.dims, d.keepdim, kFloat64)};
+                               },
+                               Domain::kAny, {kInt32, kFloat32});
                 }});
   c->push_back({"prod", [] {
-                  reduce_sweep("prod", [](const Tensor& t, const Dims& d) {
-                    return Tensors{d.full ? t.prod() : t.prod(d.dims[0], d.keepdim)};
-                  }, Domain::kNearOne, all_t(), true);
+                  reduce_sweep(
+                      "prod",
+                      [](const Tensor& t, const Dims& d) {
+                        return Tensors{d.full ? t.prod() : t.prod(d.dims[0], d.keepdim)};
+                      },
+                      Domain::kNearOne, all_t(), true);
                 }});
-  c->push_back({"amax", [] {
-                  reduce_sweep("amax", [](const Tensor& t, const Dims& d) {
-                    return d.full ? Tensors{t.amax(), t.max()} : Tensors{t.amax(d.dims, d.keepdim)};
-                  }, Domain::kAny, all_t());
-                }});
-  c->push_back({"amin", [] {
-                  reduce_sweep("amin", [](const Tensor& t, const Dims& d) {
-                    return d.full ? Tensors{t.amin(), t.min()} : Tensors{t.amin(d.dims, d.keepdim)};
-                  }, Domain::kAny, all_t());
-                }});
+  c->push_back(
+      {"amax", [] {
+         reduce_sweep(
+             "amax",
+             [](const Tensor& t, const Dims& d) {
+               return d.full ? Tensors{t.amax(), t.max()} : Tensors{t.amax(d.dims, d.keepdim)};
+             },
+             Domain::kAny, all_t());
+       }});
+  c->push_back(
+      {"amin", [] {
+         reduce_sweep(
+             "amin",
+             [](const Tensor& t, const Dims& d) {
+               return d.full ? Tensors{t.amin(), t.min()} : Tensors{t.amin(d.dims, d.keepdim)};
+             },
+             Domain::kAny, all_t());
+       }});
   c->push_back({"var", [] {
                   for (bool unbiased : {true, false}) {
-                    reduce_sweep(unbiased ? "var/std unbiased" : "var/std",
-                                 [unbiased](const Tensor& t, const Dims& d) {
-                      if (d.full) return Tensors{t.var(unbiased), t.std(unbiased)};
-                      return Tensors{t.var(d.dims, unbiased, d.keepdim),
-                                     t.std(d.dims, unbiased, d.keepdim)};
-                    }, Domain::kAny, ref::float_dtypes());
+                    reduce_sweep(
+                        unbiased ? "var/std unbiased" : "var/std",
+                        [unbiased](const Tensor& t, const Dims& d) {
+                          if (d.full) return Tensors{t.var(unbiased), t.std(unbiased)};
+                          return Tensors{t.var(d.dims, unbiased, d.keepdim),
+                                         t.std(d.dims, unbiased, d.keepdim)};
+                        },
+                        Domain::kAny, ref::float_dtypes());
                   }
                 }});
   c->push_back({"norm", [] {
                   const double inf = std::numeric_limits<double>::infinity();
                   for (double p : {2.0, 1.0, 3.0, 0.5, inf, -inf, 0.0}) {
-                    reduce_sweep("norm p=" + std::to_string(p), [p](const Tensor& t, const Dims& d) {
-                      return Tensors{d.full ? t.norm(p) : t.norm(p, d.dims, d.keepdim)};
-                    }, Domain::kAny, all_t());
+                    reduce_sweep(
+                        "norm p=" + std::to_string(p),
+                        [p](const Tensor& t, const Dims& d) {
+                          return Tensors{d.full ? t.norm(p) : t.norm(p, d.dims, d.keepdim)};
+                        },
+                        Domain::kAny, all_t());
                   }
                 }});
   c->push_back({"all", [] {
-                  reduce_sweep("all", [](const Tensor& t, const Dims& d) {
-                    return Tensors{d.full ? t.all() : t.all(d.dims[0], d.keepdim)};
-                  }, Domain::kMostlyTrue, all_t(), true);
+                  reduce_sweep(
+                      "all",
+                      [](const Tensor& t, const Dims& d) {
+                        return Tensors{d.full ? t.all() : t.all(d.dims[0], d.keepdim)};
+                      },
+                      Domain::kMostlyTrue, all_t(), true);
                 }});
   c->push_back({"any", [] {
-                  reduce_sweep("any", [](const Tensor& t, const Dims& d) {
-                    return Tensors{d.full ? t.any() : t.any(d.dims[0], d.keepdim)};
-                  }, Domain::kMostlyFalse, all_t(), true);
+                  reduce_sweep(
+                      "any",
+                      [](const Tensor& t, const Dims& d) {
+                        return Tensors{d.full ? t.any() : t.any(d.dims[0], d.keepdim)};
+                      },
+                      Domain::kMostlyFalse, all_t(), true);
                 }});
   // Small integer ranges make ties common: the first index must win on both devices.
   auto arg = [](bool is_max) {
@@ -153,8 +197,10 @@ void reduction_cases(CaseList* c) {
                      is_max ? t.argmax(d.dims[0], d.keepdim) : t.argmin(d.dims[0], d.keepdim)};
     };
   };
-  c->push_back({"max_dim", [=] { reduce_sweep("max_dim", arg(true), Domain::kAny, all_t(), true); }});
-  c->push_back({"min_dim", [=] { reduce_sweep("min_dim", arg(false), Domain::kAny, all_t(), true); }});
+  c->push_back(
+      {"max_dim", [=] { reduce_sweep("max_dim", arg(true), Domain::kAny, all_t(), true); }});
+  c->push_back(
+      {"min_dim", [=] { reduce_sweep("min_dim", arg(false), Domain::kAny, all_t(), true); }});
 }
 
 // ---- GEMM ----
@@ -162,8 +208,8 @@ struct Mnk {
   int64_t m, k, n;
 };
 std::vector<Mnk> gemm_sizes() {
-  std::vector<Mnk> v = {{1, 1, 1},  {3, 4, 5},   {1, 7, 1},    {5, 1, 3},
-                        {6, 2, 1},  {0, 3, 4},   {3, 0, 4},    {64, 33, 17}};
+  std::vector<Mnk> v = {{1, 1, 1}, {3, 4, 5}, {1, 7, 1}, {5, 1, 3},
+                        {6, 2, 1}, {0, 3, 4}, {3, 0, 4}, {64, 33, 17}};
   if (!small_mode()) {
     v.push_back({128, 256, 96});
     v.push_back({257, 129, 65});
@@ -184,20 +230,23 @@ void addmm_case() {
                                       make_pair({g.n}, t, Layout::kContiguous),
                                       make_pair({g.n, g.k}, t, Layout::kContiguous)};
         const std::string what = label("mm", {g.m, g.k, g.n}, t, a_l) + " b " + layout_name(b_l);
-        sw.run(what, [](const Tensors& x) { return ember::mm(x[0], x[1]); }, in, gemm_tol());
-        sw.run(what + " matmul", [](const Tensors& x) { return x[0].matmul(x[1]); }, in, gemm_tol());
-        sw.run(what + " addmm", [](const Tensors& x) {
-          return ember::addmm(x[2], x[0], x[1], 0.5, 2);
-        }, in, gemm_tol());
-        sw.run(what + " addmm bias", [](const Tensors& x) {
-          return ember::addmm(x[3], x[0], x[1]);
-        }, in, gemm_tol());
-        sw.run(what + " addmm beta 0", [](const Tensors& x) {
-          return ember::addmm(x[2], x[0], x[1], 0, 1);
-        }, in, gemm_tol());
-        sw.run(what + " linear", [](const Tensors& x) {
-          return ember::linear(x[0], x[4], x[3]);
-        }, in, gemm_tol());
+        sw.run(
+            what, [](const Tensors& x) { return ember::mm(x[0], x[1]); }, in, gemm_tol());
+        sw.run(
+            what + " matmul", [](const Tensors& x) { return x[0].matmul(x[1]); }, in, gemm_tol());
+        sw.run(
+            what + " addmm",
+            [](const Tensors& x) { return ember::addmm(x[2], x[0], x[1], 0.5, 2); }, in,
+            gemm_tol());
+        sw.run(
+            what + " addmm bias", [](const Tensors& x) { return ember::addmm(x[3], x[0], x[1]); },
+            in, gemm_tol());
+        sw.run(
+            what + " addmm beta 0",
+            [](const Tensors& x) { return ember::addmm(x[2], x[0], x[1], 0, 1); }, in, gemm_tol());
+        sw.run(
+            what + " linear", [](const Tensors& x) { return ember::linear(x[0], x[4], x[3]); }, in,
+            gemm_tol());
       }
     }
   }
@@ -213,11 +262,12 @@ void baddbmm_case() {
         for (size_t i = 0; i < la.size(); ++i) {
           const Layout b_l = lb[(i + 2) % lb.size()];
           const std::vector<Pair> in = {make_pair(sa, t, la[i]), make_pair(sb, t, b_l)};
-          const std::string what = label("bmm", {batch, g.m, g.k, g.n}, t, la[i]) + " b " +
-                                   layout_name(b_l);
-          sw.run(what, [](const Tensors& x) { return ember::bmm(x[0], x[1]); }, in, gemm_tol());
-          sw.run(what + " matmul", [](const Tensors& x) { return x[0].matmul(x[1]); }, in,
-                 gemm_tol());
+          const std::string what =
+              label("bmm", {batch, g.m, g.k, g.n}, t, la[i]) + " b " + layout_name(b_l);
+          sw.run(
+              what, [](const Tensors& x) { return ember::bmm(x[0], x[1]); }, in, gemm_tol());
+          sw.run(
+              what + " matmul", [](const Tensors& x) { return x[0].matmul(x[1]); }, in, gemm_tol());
         }
       }
     }
@@ -227,16 +277,24 @@ void baddbmm_case() {
 // matmul's 1-D..N-D forms and batch broadcasting (stride-0 batches).
 void matmul_composite() {
   Sweep sw("composite_matmul");
-  const std::vector<std::pair<Shape, Shape>> cases = {
-      {{7}, {7}},          {{7}, {7, 3}},        {{4, 7}, {7}},        {{2, 4, 7}, {7}},
-      {{7}, {2, 7, 3}},    {{2, 1, 4, 7}, {3, 7, 5}}, {{1, 4, 7}, {3, 7, 5}},
-      {{3, 4, 7}, {7, 5}}, {{4, 7}, {3, 7, 5}},  {{0}, {0}},           {{2, 0, 3}, {3, 4}}};
+  const std::vector<std::pair<Shape, Shape>> cases = {{{7}, {7}},
+                                                      {{7}, {7, 3}},
+                                                      {{4, 7}, {7}},
+                                                      {{2, 4, 7}, {7}},
+                                                      {{7}, {2, 7, 3}},
+                                                      {{2, 1, 4, 7}, {3, 7, 5}},
+                                                      {{1, 4, 7}, {3, 7, 5}},
+                                                      {{3, 4, 7}, {7, 5}},
+                                                      {{4, 7}, {3, 7, 5}},
+                                                      {{0}, {0}},
+                                                      {{2, 0, 3}, {3, 4}}};
   for (ScalarType t : {kFloat32, kFloat64}) {
     for (const auto& [sa, sb] : cases) {
       for (Layout l : {Layout::kContiguous, Layout::kStepped}) {
-        sw.run(label("matmul", sa, t, l) + " @ " + ref::str(sb),
-               [](const Tensors& x) { return ember::matmul(x[0], x[1]); },
-               {make_pair(sa, t, l), make_pair(sb, t, Layout::kContiguous)}, gemm_tol());
+        sw.run(
+            label("matmul", sa, t, l) + " @ " + ref::str(sb),
+            [](const Tensors& x) { return ember::matmul(x[0], x[1]); },
+            {make_pair(sa, t, l), make_pair(sb, t, Layout::kContiguous)}, gemm_tol());
       }
     }
   }
@@ -248,8 +306,8 @@ void softmax_case(bool log) {
   Sweep sw(op);
   std::vector<Shape> sizes = {{}, {1}, {0}, {5}, {3, 0}, {7, 9}, {4, 1, 3}, {2, 3, 4}, {33, 2049}};
   if (!small_mode()) {
-    sizes.push_back({2049, 33});      // dim 0: strided rows
-    sizes.push_back({8, 1 << 16});   // long rows
+    sizes.push_back({2049, 33});    // dim 0: strided rows
+    sizes.push_back({8, 1 << 16});  // long rows
   }
   auto f = [log](const Tensor& t, int64_t d) { return log ? t.log_softmax(d) : t.softmax(d); };
   const Tol tol = {1e-4, 1e-6, 1e-10, 1e-12};
@@ -258,30 +316,34 @@ void softmax_case(bool log) {
       for (ScalarType t : {kFloat32, kFloat64, kInt64}) {
         const Pair x = make_pair(s, t, l, Domain::kWide);
         for (int64_t d = -1; d < static_cast<int64_t>(s.size()); ++d) {
-          sw.run(label(op, s, t, l) + " dim " + std::to_string(d),
-                 [&](const Tensors& in) { return f(in[0], d); }, {x}, tol);
+          sw.run(
+              label(op, s, t, l) + " dim " + std::to_string(d),
+              [&](const Tensors& in) { return f(in[0], d); }, {x}, tol);
         }
       }
     }
   }
   for (ScalarType t : ref::float_dtypes()) {  // -inf entries, whole rows of -inf, NaN
     const Pair x = make_pair({16, 17}, t, Layout::kContiguous, Domain::kSpecial);
-    sw.run(label(op + " specials", {16, 17}, t, Layout::kContiguous),
-           [&](const Tensors& in) { return f(in[0], 1); }, {x}, tol);
+    sw.run(
+        label(op + " specials", {16, 17}, t, Layout::kContiguous),
+        [&](const Tensors& in) { return f(in[0], 1); }, {x}, tol);
   }
   for (ScalarType t : {kInt32, kFloat32}) {  // the dtype argument
-    sw.run(label(op + " dtype", {5, 6}, t, Layout::kTransposed),
-           [log](const Tensors& in) {
-             return log ? ember::log_softmax(in[0], 1, kFloat64) : ember::softmax(in[0], 1, kFloat64);
-           },
-           {make_pair({5, 6}, t, Layout::kTransposed)}, tol);
+    sw.run(
+        label(op + " dtype", {5, 6}, t, Layout::kTransposed),
+        [log](const Tensors& in) {
+          return log ? ember::log_softmax(in[0], 1, kFloat64) : ember::softmax(in[0], 1, kFloat64);
+        },
+        {make_pair({5, 6}, t, Layout::kTransposed)}, tol);
   }
 }
 
 // ---- indexing ----
 void index_select_case() {
   Sweep sw("index_select");
-  for (const Shape& s : {Shape{}, Shape{5}, Shape{4, 6}, Shape{3, 4, 5}, Shape{0, 3}, Shape{300, 257}}) {
+  for (const Shape& s :
+       {Shape{}, Shape{5}, Shape{4, 6}, Shape{3, 4, 5}, Shape{0, 3}, Shape{300, 257}}) {
     for (Layout l : layouts_for(s, false)) {
       for (ScalarType t : ref::all_dtypes()) {
         const Pair x = make_pair(s, t, l);
@@ -290,10 +352,10 @@ void index_select_case() {
           for (const Shape& is : {Shape{7}, Shape{1}, Shape{}, Shape{0}}) {
             if (size == 0 && ref::numel(is) != 0) continue;
             const Pair idx = index_pair(is, std::max<int64_t>(size, 1));
-            sw.run(label("index_select", s, t, l) + " dim " + std::to_string(d) + " index " +
-                       ref::str(is),
-                   [d](const Tensors& in) { return in[0].index_select(d, in[1]); }, {x, idx},
-                   exact());
+            sw.run(
+                label("index_select", s, t, l) + " dim " + std::to_string(d) + " index " +
+                    ref::str(is),
+                [d](const Tensors& in) { return in[0].index_select(d, in[1]); }, {x, idx}, exact());
           }
         }
       }
@@ -301,8 +363,10 @@ void index_select_case() {
   }
   const Pair x = make_pair({6, 5}, kFloat32, Layout::kTransposed);  // an int32 index
   Pair idx = index_pair({9}, 5);
-  sw.run("index_select int32 index", [](const Tensors& in) { return Tensors{in[0].index_select(1, in[1])}; },
-         {x.cpu, idx.cpu.to(kInt32)}, {x.gpu, idx.gpu.to(kInt32)}, exact());
+  sw.run(
+      "index_select int32 index",
+      [](const Tensors& in) { return Tensors{in[0].index_select(1, in[1])}; },
+      {x.cpu, idx.cpu.to(kInt32)}, {x.gpu, idx.gpu.to(kInt32)}, exact());
 }
 
 void gather_case() {
@@ -316,8 +380,9 @@ void gather_case() {
           for (int64_t& v : is) v = std::max<int64_t>(1, v - 1);
           is[d] = s[d] + 2;
           const Pair idx = index_pair(is, s[d]);
-          sw.run(label("gather", s, t, l) + " dim " + std::to_string(d),
-                 [d](const Tensors& in) { return in[0].gather(d, in[1]); }, {x, idx}, exact());
+          sw.run(
+              label("gather", s, t, l) + " dim " + std::to_string(d),
+              [d](const Tensors& in) { return in[0].gather(d, in[1]); }, {x, idx}, exact());
         }
       }
     }
@@ -335,20 +400,22 @@ void scatter_add_case() {
         const Pair self = make_pair(s, t, Layout::kContiguous);
         const Pair src = make_pair(ss, t, s.size() >= 2 ? Layout::kTransposed : Layout::kStepped);
         const Pair idx = index_pair(ss, s[d]);
-        const std::string what = label("scatter_add", s, t, Layout::kContiguous) + " dim " +
-                                 std::to_string(d);
-        sw.run(what, [d](const Tensors& in) { return in[0].scatter_add(d, in[2], in[1]); },
-               {self, src, idx}, reduce_tol(3));
+        const std::string what =
+            label("scatter_add", s, t, Layout::kContiguous) + " dim " + std::to_string(d);
+        sw.run(
+            what, [d](const Tensors& in) { return in[0].scatter_add(d, in[2], in[1]); },
+            {self, src, idx}, reduce_tol(3));
         if (s.size() < 2) continue;
         const Pair view = make_pair(s, t, Layout::kTransposed);  // in place into a strided self
-        sw.run(what + " in place",
-               [d](const Tensors& in) {
-                 Tensor self = in[0];
-                 self.scatter_add_(d, in[2], in[1]);
-                 return Tensors{in[3]};
-               },
-               {view.cpu, src.cpu, idx.cpu, view.cpu_base}, {view.gpu, src.gpu, idx.gpu, view.gpu_base},
-               reduce_tol(3));
+        sw.run(
+            what + " in place",
+            [d](const Tensors& in) {
+              Tensor self = in[0];
+              self.scatter_add_(d, in[2], in[1]);
+              return Tensors{in[3]};
+            },
+            {view.cpu, src.cpu, idx.cpu, view.cpu_base},
+            {view.gpu, src.gpu, idx.gpu, view.gpu_base}, reduce_tol(3));
       }
     }
   }
@@ -362,17 +429,20 @@ void join_composite() {
                                      make_pair({3, 4}, t, Layout::kContiguous),
                                      make_pair({3, 4}, t, Layout::kStepped)};
     for (int64_t d : {0, 1, -1}) {
-      sw.run(label("cat", {3, 4}, t, Layout::kTransposed) + " dim " + std::to_string(d),
-             [d](const Tensors& in) { return ember::cat(in, d); }, parts, exact());
+      sw.run(
+          label("cat", {3, 4}, t, Layout::kTransposed) + " dim " + std::to_string(d),
+          [d](const Tensors& in) { return ember::cat(in, d); }, parts, exact());
     }
     for (int64_t d : {0, 1, 2, -1}) {
-      sw.run(label("stack", {3, 4}, t, Layout::kTransposed) + " dim " + std::to_string(d),
-             [d](const Tensors& in) { return ember::stack(in, d); }, parts, exact());
+      sw.run(
+          label("stack", {3, 4}, t, Layout::kTransposed) + " dim " + std::to_string(d),
+          [d](const Tensors& in) { return ember::stack(in, d); }, parts, exact());
     }
-    sw.run(label("cat with empty", {0, 4}, t, Layout::kContiguous),
-           [](const Tensors& in) { return ember::cat(in, 0); },
-           {make_pair({0, 4}, t, Layout::kContiguous), make_pair({2, 4}, t, Layout::kOffset)},
-           exact());
+    sw.run(
+        label("cat with empty", {0, 4}, t, Layout::kContiguous),
+        [](const Tensors& in) { return ember::cat(in, 0); },
+        {make_pair({0, 4}, t, Layout::kContiguous), make_pair({2, 4}, t, Layout::kOffset)},
+        exact());
   }
 }
 
@@ -380,11 +450,13 @@ void one_hot_composite() {
   Sweep sw("composite_one_hot");
   for (const Shape& s : {Shape{}, Shape{5}, Shape{3, 4}, Shape{0}}) {
     const Pair idx = index_pair(s, 6);
-    sw.run("one_hot " + ref::str(s), [](const Tensors& in) { return ember::one_hot(in[0], 8); },
-           {idx}, exact());
+    sw.run(
+        "one_hot " + ref::str(s), [](const Tensors& in) { return ember::one_hot(in[0], 8); }, {idx},
+        exact());
     if (!s.empty() && s[0] == 0) continue;
-    sw.run("one_hot inferred " + ref::str(s),
-           [](const Tensors& in) { return ember::one_hot(in[0]); }, {idx}, exact());
+    sw.run(
+        "one_hot inferred " + ref::str(s), [](const Tensors& in) { return ember::one_hot(in[0]); },
+        {idx}, exact());
   }
 }
 
@@ -393,45 +465,46 @@ void one_hot_composite() {
 void autograd_case(const std::string& name, const std::vector<Pair>& in,
                    const std::function<Tensor(const Tensors&)>& loss, const Tol& tol) {
   Sweep sw(name);
-  sw.run(name,
-         [&](const Tensors& x) {
-           Tensors leaves;
-           for (const Tensor& t : x) leaves.push_back(t.detach().requires_grad_());
-           Tensor l = loss(leaves);
-           l.backward();
-           Tensors out = {l.detach()};
-           for (const Tensor& leaf : leaves) out.push_back(leaf.grad());
-           return out;
-         },
-         [&] {
-           Tensors v;
-           for (const Pair& p : in) v.push_back(p.cpu);
-           return v;
-         }(),
-         [&] {
-           Tensors v;
-           for (const Pair& p : in) v.push_back(p.gpu);
-           return v;
-         }(),
-         tol);
+  sw.run(
+      name,
+      [&](const Tensors& x) {
+        Tensors leaves;
+        for (const Tensor& t : x) leaves.push_back(t.detach().requires_grad_());
+        Tensor l = loss(leaves);
+        l.backward();
+        Tensors out = {l.detach()};
+        for (const Tensor& leaf : leaves) out.push_back(leaf.grad());
+        return out;
+      },
+      [&] {
+        Tensors v;
+        for (const Pair& p : in) v.push_back(p.cpu);
+        return v;
+      }(),
+      [&] {
+        Tensors v;
+        for (const Pair& p : in) v.push_back(p.gpu);
+        return v;
+      }(),
+      tol);
 }
 
 void autograd_cases(CaseList* c) {
   const Tol tol = {1e-4, 1e-5, 1e-10, 1e-12};
   c->push_back({"autograd_mul_sum", [=] {
-                  autograd_case("autograd_mul_sum",
-                                {make_pair({8}, kFloat32, Layout::kContiguous),
-                                 make_pair({8}, kFloat32, Layout::kStepped)},
-                                [](const Tensors& x) { return (x[0] * x[1]).sum(); }, tol);
+                  autograd_case(
+                      "autograd_mul_sum",
+                      {make_pair({8}, kFloat32, Layout::kContiguous),
+                       make_pair({8}, kFloat32, Layout::kStepped)},
+                      [](const Tensors& x) { return (x[0] * x[1]).sum(); }, tol);
                 }});
   c->push_back({"autograd_broadcast", [=] {
-                  autograd_case("autograd_broadcast",
-                                {make_pair({3, 1}, kFloat64, Layout::kContiguous),
-                                 make_pair({1, 4}, kFloat64, Layout::kContiguous)},
-                                [](const Tensors& x) {
-                                  return ((x[0] * x[1]).exp() / (x[0] + 4)).sum();
-                                },
-                                tol);
+                  autograd_case(
+                      "autograd_broadcast",
+                      {make_pair({3, 1}, kFloat64, Layout::kContiguous),
+                       make_pair({1, 4}, kFloat64, Layout::kContiguous)},
+                      [](const Tensors& x) { return ((x[0] * x[1]).exp() / (x[0] + 4)).sum(); },
+                      tol);
                 }});
   c->push_back({"autograd_mlp", [=] {
                   for (ScalarType t : {kFloat32, kFloat64}) {
@@ -454,15 +527,15 @@ void autograd_cases(CaseList* c) {
                 }});
   c->push_back({"autograd_reduce_index", [=] {
                   const Pair idx = index_pair({9}, 5);
-                  autograd_case("autograd_reduce_index",
-                                {make_pair({5, 6}, kFloat64, Layout::kTransposed)},
-                                [&](const Tensors& x) {
-                                  Tensor i = x[0].is_cuda() ? idx.gpu : idx.cpu;
-                                  Tensor y = x[0].index_select(0, i).sigmoid();
-                                  return y.var({1}).sum() + y.amax({0}).sum() + y.norm() +
-                                         x[0].softmax(0).pow(2).mean();
-                                },
-                                tol);
+                  autograd_case(
+                      "autograd_reduce_index", {make_pair({5, 6}, kFloat64, Layout::kTransposed)},
+                      [&](const Tensors& x) {
+                        Tensor i = x[0].is_cuda() ? idx.gpu : idx.cpu;
+                        Tensor y = x[0].index_select(0, i).sigmoid();
+                        return y.var({1}).sum() + y.amax({0}).sum() + y.norm() +
+                               x[0].softmax(0).pow(2).mean();
+                      },
+                      tol);
                 }});
 }
 
@@ -551,9 +624,9 @@ void cross_entropy_case() {
           loss.sum().backward();
           return Tensors{loss.detach(), xi.grad()};
         };
-        sw.run(label("cross_entropy", s, dt, Layout::kContiguous) + " " +
-                   ember::nn::reduction_name(r),
-               fn, {x.cpu, t.cpu, w.cpu}, {x.gpu, t.gpu, w.gpu}, reduce_tol(s[0] * s[1]));
+        sw.run(
+            label("cross_entropy", s, dt, Layout::kContiguous) + " " + ember::nn::reduction_name(r),
+            fn, {x.cpu, t.cpu, w.cpu}, {x.gpu, t.gpu, w.gpu}, reduce_tol(s[0] * s[1]));
       }
     }
   }

@@ -12,6 +12,8 @@
 
 #include "data_idx.h"
 
+#include "error_of.h"
+
 using namespace ember;
 using data::datasets::MNIST;
 using data_test::TempDir;
@@ -19,20 +21,6 @@ using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ember::Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw a non-ember exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "did not throw";
-  return "";
-}
 
 // Every pixel and label of a split of `count` examples written by data_test::write_split.
 void expect_split(const MNIST& set, int64_t count) {

@@ -8,6 +8,8 @@
 #include <numeric>
 #include <set>
 
+#include "error_of.h"
+
 using namespace ember;
 using data::Example;
 using ::testing::HasSubstr;
@@ -15,17 +17,6 @@ namespace transforms = ember::data::transforms;
 namespace samplers = ember::data::samplers;
 
 namespace {
-
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ember::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "did not throw an ember::Error";
-  return "";
-}
 
 // A dataset as users write it: example i has data [i, 10 i] (float) and target i (int64).
 struct Squares : data::datasets::Dataset<Squares> {

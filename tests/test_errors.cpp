@@ -8,27 +8,14 @@
 
 #include "reference.h"
 
+#include "error_of.h"
+
 using namespace ember;
 using ::testing::AllOf;
 using ::testing::AnyOf;
 using ::testing::HasSubstr;
 
 namespace {
-
-// The message of the ember::Error that f throws; a test failure if it throws anything else.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ember::Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "threw a non-ember exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "did not throw";
-  return "";
-}
 
 static_assert(std::is_base_of<std::runtime_error, ember::Error>::value,
               "ember::Error is a std::runtime_error");
