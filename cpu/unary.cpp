@@ -46,7 +46,7 @@ struct Log {
   auto eigen(const A& x) const {
     using T = typename A::Scalar;
     constexpr bool kFloat = std::is_same<T, float>::value;
-    const T scale = kFloat ? T(16777216.0) : T(18014398509481984.0);     // 2^24, 2^54
+    const T scale = kFloat ? T(16777216.0) : T(18014398509481984.0);         // 2^24, 2^54
     const T shift = kFloat ? T(16.635532333438687) : T(37.429947750237048);  // k ln 2
     const auto small = x < std::numeric_limits<T>::min();
     return small.select(x * scale, x).log() - small.template cast<T>() * shift;

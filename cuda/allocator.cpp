@@ -158,8 +158,8 @@ class DeviceCache {
 
   // block (not in the pool) keeps its first `size` bytes; the rest becomes a free block.
   void split(Pool& pool, Block* block, size_t size) {
-    Block* rest = new Block(device_, block->stream, block->size - size, block->ptr + size,
-                            block->small);
+    Block* rest =
+        new Block(device_, block->stream, block->size - size, block->ptr + size, block->small);
     rest->prev = block;
     rest->next = block->next;
     if (rest->next != nullptr) rest->next->prev = rest;
@@ -196,7 +196,7 @@ class DeviceCache {
     void* ptr = nullptr;
     cudaError_t err = cudaMalloc(&ptr, bytes);
     if (err == cudaErrorMemoryAllocation) {
-      cudaGetLastError();  // clear it: the retry may succeed
+      cudaGetLastError();                         // clear it: the retry may succeed
       EMBER_CUDA_CHECK(cudaDeviceSynchronize());  // cached blocks may still be in use
       release_free_segments();
       err = cudaMalloc(&ptr, bytes);
@@ -426,13 +426,14 @@ class PinnedAllocator final : public Allocator {
   }
 
   [[noreturn]] static void throw_oom(size_t requested) {
-    throw OutOfMemoryError(::ember::detail::str("pin_memory: out of page-locked host memory: "
-                                                "tried to allocate ",
-                                                bytes_str(requested), " with cudaHostAlloc"));
+    throw OutOfMemoryError(
+        ::ember::detail::str("pin_memory: out of page-locked host memory: "
+                             "tried to allocate ",
+                             bytes_str(requested), " with cudaHostAlloc"));
   }
 
   std::mutex mu_;
-  std::map<uintptr_t, PinnedBlock*> live_;          // handed out, by address
+  std::map<uintptr_t, PinnedBlock*> live_;      // handed out, by address
   std::multimap<size_t, PinnedBlock*> cached_;  // freed, by size
 };
 

@@ -117,8 +117,8 @@ int64_t size_at(const Tensor& t, int64_t dim) { return dim < t.dim() ? t.sizes()
 
 IndexLayout make_layout(const char* name, IntArrayRef sizes, const IntArrayRef* strides) {
   const StridedGeometry g = collapse_dims(sizes, strides, 3);
-  EMBER_CHECK(g.sizes.size() <= static_cast<size_t>(kMaxLaunchDims), name,
-              ": more than ", kMaxLaunchDims, " non-mergeable dims are not supported on CUDA");
+  EMBER_CHECK(g.sizes.size() <= static_cast<size_t>(kMaxLaunchDims), name, ": more than ",
+              kMaxLaunchDims, " non-mergeable dims are not supported on CUDA");
   IndexLayout layout;
   layout.ndim = static_cast<int>(g.sizes.size());
   for (int d = 0; d < layout.ndim; ++d) {

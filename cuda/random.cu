@@ -126,7 +126,8 @@ void philox_fill(const char* name, const Tensor& out, uint64_t seed, uint64_t of
   const int64_t numel = out.numel();
   if (numel == 0) return;
   DeviceGuard guard(out.device().index());
-  const Tensor target = out.is_contiguous() ? out : empty_on(out.sizes(), out.dtype(), out.device());
+  const Tensor target =
+      out.is_contiguous() ? out : empty_on(out.sizes(), out.dtype(), out.device());
   const int64_t ncounters = (numel + kPerCounter - 1) / kPerCounter;
   philox_kernel<T, kPerCounter, Gen><<<blocks_for(ncounters), kBlock, 0, current_stream()>>>(
       target.data_ptr<T>(), numel, seed, offset, gen);

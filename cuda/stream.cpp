@@ -178,8 +178,8 @@ void Event::record(const Stream& stream) {
   DeviceGuard guard(device);
   if (event_ == nullptr) {
     cudaEvent_t e = nullptr;
-    EMBER_CUDA_CHECK(cudaEventCreateWithFlags(&e, timing_ ? cudaEventDefault
-                                                          : cudaEventDisableTiming));
+    EMBER_CUDA_CHECK(
+        cudaEventCreateWithFlags(&e, timing_ ? cudaEventDefault : cudaEventDisableTiming));
     event_ = e;
     device_ = device;
   }

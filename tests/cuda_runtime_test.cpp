@@ -173,8 +173,8 @@ TEST_F(CudaRuntime, StreamsAndEvents) {
     done.record(s);
   }
   EXPECT_EQ(cuda::getCurrentStream(), default_stream);  // the guard restored it
-  done.block(cuda::getCurrentStream());  // the default stream waits for s
-  Tensor y_host = y.cpu();              // on the default stream
+  done.block(cuda::getCurrentStream());                 // the default stream waits for s
+  Tensor y_host = y.cpu();                              // on the default stream
   EXPECT_TRUE(done.query());
   EXPECT_TRUE(equal(y_host, full({n}, 7.0, kFloat64)));
   s.synchronize();
@@ -225,7 +225,7 @@ TEST_F(CudaRuntime, PinMemory) {
   EXPECT_TRUE(equal(p, x));
   EXPECT_TRUE(p.slice(0, 3, 9).is_pinned());  // views of pinned memory are pinned
   EXPECT_TRUE(p.pin_memory().is_same(p));     // already pinned: itself
-  Tensor pt = x.t().pin_memory();              // a strided source gives a dense copy
+  Tensor pt = x.t().pin_memory();             // a strided source gives a dense copy
   EXPECT_TRUE(pt.is_pinned());
   EXPECT_TRUE(pt.is_contiguous());
   EXPECT_TRUE(equal(pt, x.t().contiguous()));
@@ -274,20 +274,28 @@ const Layout kLayouts[] = {kDense, kTransposed, kStepped, kBroadcast};
 
 std::vector<int64_t> base_shape(Layout l) {
   switch (l) {
-    case kDense: return {6, 10};
-    case kTransposed: return {10, 6};
-    case kStepped: return {6, 20};
-    case kBroadcast: return {1, 10};
+    case kDense:
+      return {6, 10};
+    case kTransposed:
+      return {10, 6};
+    case kStepped:
+      return {6, 20};
+    case kBroadcast:
+      return {1, 10};
   }
   return {};
 }
 
 Tensor view_of(const Tensor& base, Layout l) {
   switch (l) {
-    case kDense: return base;
-    case kTransposed: return base.t();
-    case kStepped: return base.slice(1, 0, 20, 2);
-    case kBroadcast: return base.expand({6, 10});
+    case kDense:
+      return base;
+    case kTransposed:
+      return base.t();
+    case kStepped:
+      return base.slice(1, 0, 20, 2);
+    case kBroadcast:
+      return base.expand({6, 10});
   }
   return {};
 }
@@ -346,7 +354,7 @@ TEST_F(CudaRuntime, CrossDeviceCopies) {
   Tensor b = a.to("cuda:1");  // dense, same dtype: a peer copy
   EXPECT_EQ(b.device().index(), 1);
   EXPECT_TRUE(equal(b.cpu(), x));
-  EXPECT_TRUE(equal(a.t().to("cuda:1").cpu(), x.t().contiguous()));  // strided source
+  EXPECT_TRUE(equal(a.t().to("cuda:1").cpu(), x.t().contiguous()));            // strided source
   EXPECT_TRUE(equal(a.to(Device("cuda:1"), kFloat64).cpu(), x.to(kFloat64)));  // converting
   Tensor c = zeros({17, 33}, Device("cuda:1"));
   c.t().copy_(a);  // strided destination on the other device

@@ -54,7 +54,8 @@ TEST(Backward, MixedDtypesGiveEachInputItsOwnDtype) {
 TEST(Backward, ExplicitGradientAndShapeChecks) {
   Tensor w = randn({3}, requires_grad());
   Tensor y = w * w;
-  EXPECT_TRUE(has(error_of([&] { y.backward(); }), "grad can be implicitly created only for scalar"));
+  EXPECT_TRUE(
+      has(error_of([&] { y.backward(); }), "grad can be implicitly created only for scalar"));
   Tensor g = tensor({1.0f, 2.0f, 3.0f});
   y.backward(g);
   EXPECT_TRUE(close(w.grad(), w * 2 * g));
@@ -115,7 +116,8 @@ TEST(Grad, AllowUnused) {
   EXPECT_TRUE(close(g[0], x * 2));
   EXPECT_FALSE(g[1].defined());
   Tensor plain = randn({3});
-  EXPECT_TRUE(has(error_of([&] { autograd::grad({out}, {plain}, {}, true); }), "does not require grad"));
+  EXPECT_TRUE(
+      has(error_of([&] { autograd::grad({out}, {plain}, {}, true); }), "does not require grad"));
 }
 
 TEST(Grad, NonLeafInputs) {
@@ -185,7 +187,10 @@ TEST(Flags, RequiresGradRules) {
 TEST(Hooks, LeafAndNonLeafHooksChangeGradients) {
   Tensor w = randn({3}, requires_grad());
   int calls = 0;
-  unsigned h = w.register_hook([&](const Tensor& g) { ++calls; return g * 2; });
+  unsigned h = w.register_hook([&](const Tensor& g) {
+    ++calls;
+    return g * 2;
+  });
   Tensor y = w * w;
   y.register_hook([&](Tensor g) {
     ++calls;
@@ -301,9 +306,7 @@ struct InPlaceDouble : autograd::Function<InPlaceDouble> {
 
 struct WrongCount : autograd::Function<WrongCount> {
   static Tensor forward(autograd::AutogradContext*, Tensor x, Tensor y) { return x * y; }
-  static tensor_list backward(autograd::AutogradContext*, tensor_list grads) {
-    return {grads[0]};
-  }
+  static tensor_list backward(autograd::AutogradContext*, tensor_list grads) { return {grads[0]}; }
 };
 
 struct BadGradient : autograd::Function<BadGradient> {

@@ -136,7 +136,8 @@ TEST(ElementwiseGrad, DivisionAndScalarOperators) {
 }
 
 TEST(ElementwiseGrad, GeluDerivativeMatchesErfForm) {
-  const std::vector<double> xs = {-6, -3, -1, -0.1, -0.05, -1e-9, 0, 1e-9, 0.05, 0.0999, 0.1, 0.5, 2, 6};
+  const std::vector<double> xs = {-6,   -3,   -1,     -0.1, -0.05, -1e-9, 0,
+                                  1e-9, 0.05, 0.0999, 0.1,  0.5,   2,     6};
   auto Phi = [](double v) { return 0.5 * (1 + std::erf(v / std::sqrt(2.0))); };
   auto phi = [](double v) { return std::exp(-v * v / 2) / std::sqrt(2 * M_PI); };
   std::vector<double> d1, d2;
@@ -154,8 +155,9 @@ TEST(ElementwiseGrad, GeluDerivativeMatchesErfForm) {
   Tensor xf = tensor(std::vector<float>{-3.f, -0.01f, 0.f, 0.2f, 1.5f}).requires_grad_(true);
   xf.gelu().sum().backward();
   EXPECT_EQ(xf.grad().dtype(), kFloat32);
-  expect_values(xf.grad(), {Phi(-3) - 3 * phi(-3), Phi(-0.01f) - 0.01f * phi(-0.01f), 0.5,
-                            Phi(0.2f) + 0.2f * phi(0.2f), Phi(1.5) + 1.5 * phi(1.5)},
+  expect_values(xf.grad(),
+                {Phi(-3) - 3 * phi(-3), Phi(-0.01f) - 0.01f * phi(-0.01f), 0.5,
+                 Phi(0.2f) + 0.2f * phi(0.2f), Phi(1.5) + 1.5 * phi(1.5)},
                 1e-6);
 }
 
@@ -213,7 +215,7 @@ TEST(ElementwiseGrad, NodeNames) {
 }
 
 TEST(ElementwiseGrad, GradientsKeepTheInputDtype) {
-  Tensor a = randn({3}, requires_grad());                               // float32
+  Tensor a = randn({3}, requires_grad());  // float32
   Tensor b = randn({3}, TensorOptions().dtype(kFloat64).requires_grad(true));
   Tensor y = ember::maximum(a, b) + (a / b) + a.pow(b.abs()) * 2.0;
   EXPECT_EQ(y.dtype(), kFloat64);

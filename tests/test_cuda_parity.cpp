@@ -50,8 +50,8 @@ void binary_sweep(const std::string& op, const BinaryFn& f, Domain da, Domain db
     }
   }
   const std::vector<std::pair<Shape, Shape>> broadcasts = {
-      {{3, 1}, {1, 4}}, {{2, 3, 4}, {4}},  {{2, 3, 4}, {}},        {{}, {5}},
-      {{}, {}},         {{0, 3}, {1, 3}},  {{5, 1, 3}, {5, 2, 1}}, {{129, 1}, {1, 130}}};
+      {{3, 1}, {1, 4}}, {{2, 3, 4}, {4}}, {{2, 3, 4}, {}},        {{}, {5}},
+      {{}, {}},         {{0, 3}, {1, 3}}, {{5, 1, 3}, {5, 2, 1}}, {{129, 1}, {1, 130}}};
   for (const auto& [sa, sb] : broadcasts) {
     for (ScalarType t : ref::all_dtypes()) {
       sw.run(label(op, sa, t, Layout::kContiguous) + " with " + ref::str(sb), fn,
@@ -146,10 +146,11 @@ void where_sweep() {
     for (size_t i = 0; i < ls.size(); ++i) {
       for (ScalarType t : ref::all_dtypes()) {
         Pair cond = make_pair(s, kBool, ls[(i + 1) % ls.size()]);
-        sw.run(label("where", s, t, ls[i]),
-               [](const Tensors& in) { return ember::where(in[0], in[1], in[2]); },
-               {cond, make_pair(s, t, ls[i]), make_pair(s, t, Layout::kContiguous)},
-               elementwise_tol());
+        sw.run(
+            label("where", s, t, ls[i]),
+            [](const Tensors& in) { return ember::where(in[0], in[1], in[2]); },
+            {cond, make_pair(s, t, ls[i]), make_pair(s, t, Layout::kContiguous)},
+            elementwise_tol());
       }
     }
   }
@@ -157,16 +158,20 @@ void where_sweep() {
     const std::vector<Pair> in = {make_pair({3, 1}, kBool, Layout::kContiguous),
                                   make_pair({1, 4}, t, Layout::kContiguous),
                                   make_pair({3, 4}, t, Layout::kTransposed)};
-    sw.run(label("where broadcast", {3, 4}, t, Layout::kContiguous),
-           [](const Tensors& x) { return ember::where(x[0], x[1], x[2]); }, in, elementwise_tol());
-    sw.run(label("where scalar a", {3, 4}, t, Layout::kContiguous),
-           [](const Tensors& x) { return ember::where(x[0], Scalar(2.5), x[2]); }, in,
-           elementwise_tol());
-    sw.run(label("where scalar b", {3, 4}, t, Layout::kContiguous),
-           [](const Tensors& x) { return ember::where(x[0], x[1], Scalar(7)); }, in,
-           elementwise_tol());
-    sw.run(label("Tensor::where", {3, 4}, t, Layout::kContiguous),
-           [](const Tensors& x) { return x[2].where(x[0], x[1]); }, in, elementwise_tol());
+    sw.run(
+        label("where broadcast", {3, 4}, t, Layout::kContiguous),
+        [](const Tensors& x) { return ember::where(x[0], x[1], x[2]); }, in, elementwise_tol());
+    sw.run(
+        label("where scalar a", {3, 4}, t, Layout::kContiguous),
+        [](const Tensors& x) { return ember::where(x[0], Scalar(2.5), x[2]); }, in,
+        elementwise_tol());
+    sw.run(
+        label("where scalar b", {3, 4}, t, Layout::kContiguous),
+        [](const Tensors& x) { return ember::where(x[0], x[1], Scalar(7)); }, in,
+        elementwise_tol());
+    sw.run(
+        label("Tensor::where", {3, 4}, t, Layout::kContiguous),
+        [](const Tensors& x) { return x[2].where(x[0], x[1]); }, in, elementwise_tol());
   }
 }
 
@@ -177,20 +182,22 @@ void masked_fill_sweep() {
       for (ScalarType t : ref::all_dtypes()) {
         Pair self = make_pair(s, t, l);
         Pair mask = make_pair(s, kBool, Layout::kContiguous);
-        sw.run(label("masked_fill", s, t, l),
-               [](const Tensors& in) { return in[0].masked_fill(in[1], Scalar(-2)); },
-               {self, mask}, elementwise_tol());
+        sw.run(
+            label("masked_fill", s, t, l),
+            [](const Tensors& in) { return in[0].masked_fill(in[1], Scalar(-2)); }, {self, mask},
+            elementwise_tol());
         // in place, with the mask broadcast over dim 0; the whole base is compared
         Shape ms = s.empty() ? s : Shape(s.begin() + 1, s.end());
         Pair bmask = make_pair(ms, kBool, Layout::kContiguous);
-        sw.run(label("masked_fill_", s, t, l),
-               [](const Tensors& in) {
-                 Tensor self = in[0];
-                 self.masked_fill_(in[1], Scalar(1.5));
-                 return Tensors{in[2]};
-               },
-               {self.cpu, bmask.cpu, self.cpu_base}, {self.gpu, bmask.gpu, self.gpu_base},
-               elementwise_tol());
+        sw.run(
+            label("masked_fill_", s, t, l),
+            [](const Tensors& in) {
+              Tensor self = in[0];
+              self.masked_fill_(in[1], Scalar(1.5));
+              return Tensors{in[2]};
+            },
+            {self.cpu, bmask.cpu, self.cpu_base}, {self.gpu, bmask.gpu, self.gpu_base},
+            elementwise_tol());
       }
     }
   }
@@ -223,7 +230,8 @@ void clamp_sweep() {
 // ---- memory: copy (conversions, strided both sides, across devices) and fill ----
 void copy_sweep() {
   Sweep sw("copy");
-  for (const Shape& s : {Shape{}, Shape{0}, Shape{7}, Shape{4, 5}, Shape{7, 9, 5}, Shape{1000, 67}}) {
+  for (const Shape& s :
+       {Shape{}, Shape{0}, Shape{7}, Shape{4, 5}, Shape{7, 9, 5}, Shape{1000, 67}}) {
     for (Layout l : layouts_for(s, false)) {
       for (ScalarType from : ref::all_dtypes()) {
         Pair x = make_pair(s, from, l, Domain::kWide);
@@ -231,13 +239,16 @@ void copy_sweep() {
         Pair nonneg = make_pair(s, from, l, Domain::kPositive);
         for (ScalarType to : ref::all_dtypes()) {
           const bool ub = to == kUInt8 && is_floating_point(from);
-          sw.run(label("to", s, from, l) + " -> " + dtype_name(to),
-                 [to](const Tensors& in) { return in[0].to(to); }, {ub ? nonneg : x}, exact());
+          sw.run(
+              label("to", s, from, l) + " -> " + dtype_name(to),
+              [to](const Tensors& in) { return in[0].to(to); }, {ub ? nonneg : x}, exact());
         }
-        sw.run(label("clone", s, from, l), [](const Tensors& in) { return in[0].clone(); }, {x},
-               exact());
-        sw.run(label("contiguous", s, from, l),
-               [](const Tensors& in) { return in[0].contiguous(); }, {x}, exact());
+        sw.run(
+            label("clone", s, from, l), [](const Tensors& in) { return in[0].clone(); }, {x},
+            exact());
+        sw.run(
+            label("contiguous", s, from, l), [](const Tensors& in) { return in[0].contiguous(); },
+            {x}, exact());
         // across devices, both directions, strided sources, blocking and not
         EXPECT_TRUE(same_values(x.cpu.contiguous(), x.cpu.to(kCUDA), exact()))
             << label("cpu -> cuda", s, from, l);
@@ -253,9 +264,10 @@ void copy_sweep() {
   // PyTorch converts negative floats to uint8 through int64 (-5.7 -> 251) on both devices;
   // a plain static_cast is undefined there (x86 wraps, CUDA's cvt saturates to 0).
   for (ScalarType from : ref::float_dtypes()) {
-    sw.run(label("to uint8 from negative floats", {9}, from, Layout::kContiguous),
-           [](const Tensors& in) { return in[0].to(kUInt8); },
-           {from_values({-5.7, -1, -0.5, -255, -256.5, 0, 3.9, 255, 300}, {9}, from)}, exact());
+    sw.run(
+        label("to uint8 from negative floats", {9}, from, Layout::kContiguous),
+        [](const Tensors& in) { return in[0].to(kUInt8); },
+        {from_values({-5.7, -1, -0.5, -255, -256.5, 0, 3.9, 255, 300}, {9}, from)}, exact());
   }
   // copy_ into a strided destination (the whole base is compared), converting
   for (const Shape& s : {Shape{5}, Shape{4, 5}, Shape{2, 3, 4}}) {
@@ -263,17 +275,18 @@ void copy_sweep() {
       for (ScalarType to : ref::all_dtypes()) {
         for (ScalarType from : {kFloat32, kInt64, kBool, to}) {
           Pair dst = make_pair(s, to, l);
-          const Layout src_layout = s.size() < 2 ? Layout::kStepped
+          const Layout src_layout = s.size() < 2               ? Layout::kStepped
                                     : l == Layout::kTransposed ? Layout::kOffset
                                                                : Layout::kTransposed;
           Pair src = make_pair(s, from, src_layout);
-          sw.run(label("copy_", s, to, l) + " from " + dtype_name(from),
-                 [](const Tensors& in) {
-                   Tensor d = in[0];
-                   d.copy_(in[1]);
-                   return Tensors{in[2]};
-                 },
-                 {dst.cpu, src.cpu, dst.cpu_base}, {dst.gpu, src.gpu, dst.gpu_base}, exact());
+          sw.run(
+              label("copy_", s, to, l) + " from " + dtype_name(from),
+              [](const Tensors& in) {
+                Tensor d = in[0];
+                d.copy_(in[1]);
+                return Tensors{in[2]};
+              },
+              {dst.cpu, src.cpu, dst.cpu_base}, {dst.gpu, src.gpu, dst.gpu_base}, exact());
         }
       }
     }
@@ -288,32 +301,35 @@ void fill_sweep() {
     const std::string with = " value " + std::to_string(v.toDouble());
     for (ScalarType t : ref::all_dtypes()) {
       for (const Shape& s : {Shape{}, Shape{0}, Shape{1}, Shape{1001}, Shape{3, 5, 7}}) {
-        sw.run(label("full", s, t, Layout::kContiguous) + with,
-               [&](const Tensors& in) { return ember::full(s, v, in[0].options().dtype(t)); },
-               {make_pair({1}, t, Layout::kContiguous)}, exact());
+        sw.run(
+            label("full", s, t, Layout::kContiguous) + with,
+            [&](const Tensors& in) { return ember::full(s, v, in[0].options().dtype(t)); },
+            {make_pair({1}, t, Layout::kContiguous)}, exact());
       }
       for (Layout l : layouts_for({4, 6}, true)) {  // fill_ into views; compare the base
         Pair x = make_pair({4, 6}, t, l);
-        sw.run(label("fill_", {4, 6}, t, l) + with,
-               [&](const Tensors& in) {
-                 Tensor self = in[0];
-                 self.fill_(v);
-                 return Tensors{in[1]};
-               },
-               {x.cpu, x.cpu_base}, {x.gpu, x.gpu_base}, exact());
+        sw.run(
+            label("fill_", {4, 6}, t, l) + with,
+            [&](const Tensors& in) {
+              Tensor self = in[0];
+              self.fill_(v);
+              return Tensors{in[1]};
+            },
+            {x.cpu, x.cpu_base}, {x.gpu, x.gpu_base}, exact());
       }
     }
   }
   inplace_scalar_sweep("zero_", [](Tensor& t) { t.zero_(); });
   for (ScalarType t : ref::all_dtypes()) {
-    sw.run(label("zeros/ones/arange", {5}, t, Layout::kContiguous),
-           [t](const Tensors& in) {
-             const TensorOptions o = in[0].options().dtype(t);
-             return Tensors{ember::zeros({3, 4}, o), ember::ones({5}, o), ember::eye(4, o),
-                            ember::arange(0, 9, 2, o)};
-           },
-           {make_pair({1}, t, Layout::kContiguous).cpu}, {make_pair({1}, t, Layout::kContiguous).gpu},
-           exact());
+    sw.run(
+        label("zeros/ones/arange", {5}, t, Layout::kContiguous),
+        [t](const Tensors& in) {
+          const TensorOptions o = in[0].options().dtype(t);
+          return Tensors{ember::zeros({3, 4}, o), ember::ones({5}, o), ember::eye(4, o),
+                         ember::arange(0, 9, 2, o)};
+        },
+        {make_pair({1}, t, Layout::kContiguous).cpu}, {make_pair({1}, t, Layout::kContiguous).gpu},
+        exact());
   }
 }
 
@@ -347,7 +363,8 @@ DrawFn over_shapes(const std::function<Tensor(IntArrayRef, const TensorOptions&)
 void random_cases(CaseList* cases) {
   const Tol normal_tol = {1e-5, 2e-6, 1e-12, 1e-12};
   cases->push_back({"uniform", [] {
-                      random_sweep("uniform", over_shapes([](IntArrayRef s, const TensorOptions& o) {
+                      random_sweep("uniform",
+                                   over_shapes([](IntArrayRef s, const TensorOptions& o) {
                                      return ember::rand(s, o);
                                    }),
                                    ref::float_dtypes(), exact());
@@ -357,27 +374,34 @@ void random_cases(CaseList* cases) {
                                      return ember::randn(s, o);
                                    }),
                                    ref::float_dtypes(), normal_tol);
-                      random_sweep("randn_like", [](const TensorOptions& o) {
-                                     return Tensors{ember::randn_like(ember::zeros({5, 7}, o))};
-                                   },
-                                   ref::float_dtypes(), normal_tol);
+                      random_sweep(
+                          "randn_like",
+                          [](const TensorOptions& o) {
+                            return Tensors{ember::randn_like(ember::zeros({5, 7}, o))};
+                          },
+                          ref::float_dtypes(), normal_tol);
                     }});
   cases->push_back({"randint", [] {
-                      random_sweep("randint", over_shapes([](IntArrayRef s, const TensorOptions& o) {
+                      random_sweep("randint",
+                                   over_shapes([](IntArrayRef s, const TensorOptions& o) {
                                      const bool b = o.dtype() == kBool, u8 = o.dtype() == kUInt8;
                                      return ember::randint(b || u8 ? 0 : -1000, b ? 2 : 200, s, o);
                                    }),
                                    ref::all_dtypes(), exact());
-                      random_sweep("randint int64 wide", [](const TensorOptions& o) {
-                                     const int64_t r = int64_t(1) << 40;
-                                     return Tensors{ember::randint(-r, r, {4097}, o)};
-                                   },
-                                   {kInt64}, exact());
-                      random_sweep("randperm", [](const TensorOptions& o) {
-                                     return Tensors{ember::randperm(1000, o), ember::randperm(1, o),
-                                                    ember::randperm(0, o)};
-                                   },
-                                   {kInt64, kInt32, kFloat32}, exact());
+                      random_sweep(
+                          "randint int64 wide",
+                          [](const TensorOptions& o) {
+                            const int64_t r = int64_t(1) << 40;
+                            return Tensors{ember::randint(-r, r, {4097}, o)};
+                          },
+                          {kInt64}, exact());
+                      random_sweep(
+                          "randperm",
+                          [](const TensorOptions& o) {
+                            return Tensors{ember::randperm(1000, o), ember::randperm(1, o),
+                                           ember::randperm(0, o)};
+                          },
+                          {kInt64, kInt32, kFloat32}, exact());
                     }});
 }
 
@@ -391,36 +415,46 @@ CaseList elementwise_cases() {
   unary("neg", [](const Tensor& t) { return -t; });
   unary("abs", [](const Tensor& t) { return t.abs(); });
   unary("exp", [](const Tensor& t) { return t.exp(); });
-  unary("log", [](const Tensor& t) { return t.log(); }, Domain::kPositive);
-  unary("log1p", [](const Tensor& t) { return t.log1p(); }, Domain::kAboveMinus1);
-  unary("sqrt", [](const Tensor& t) { return t.sqrt(); }, Domain::kPositive);
-  unary("rsqrt", [](const Tensor& t) { return t.rsqrt(); }, Domain::kPositive);
+  unary(
+      "log", [](const Tensor& t) { return t.log(); }, Domain::kPositive);
+  unary(
+      "log1p", [](const Tensor& t) { return t.log1p(); }, Domain::kAboveMinus1);
+  unary(
+      "sqrt", [](const Tensor& t) { return t.sqrt(); }, Domain::kPositive);
+  unary(
+      "rsqrt", [](const Tensor& t) { return t.rsqrt(); }, Domain::kPositive);
   unary("sin", [](const Tensor& t) { return t.sin(); });
   unary("cos", [](const Tensor& t) { return t.cos(); });
   unary("tanh", [](const Tensor& t) { return t.tanh(); });
-  unary("sigmoid", [](const Tensor& t) { return t.sigmoid(); }, Domain::kWide);
+  unary(
+      "sigmoid", [](const Tensor& t) { return t.sigmoid(); }, Domain::kWide);
   unary("relu", [](const Tensor& t) { return t.relu(); });
   unary("gelu", [](const Tensor& t) { return t.gelu(); });
   unary("logical_not", [](const Tensor& t) { return !t; });
   c.push_back({"clamp", clamp_sweep});
 
-  auto binary = [&](const char* op, BinaryFn f, Domain da = Domain::kAny,
-                    Domain db = Domain::kAny, InplaceFn inplace = nullptr) {
+  auto binary = [&](const char* op, BinaryFn f, Domain da = Domain::kAny, Domain db = Domain::kAny,
+                    InplaceFn inplace = nullptr) {
     c.push_back({op, [=] {
                    binary_sweep(op, f, da, db);
                    if (inplace) inplace_sweep(std::string(op) + "_", inplace, db);
                  }});
   };
-  binary("add", [](const Tensor& a, const Tensor& b) { return a + b; }, Domain::kAny, Domain::kAny,
-         [](Tensor& s, const Tensor& o) { s.add_(o, 2); });
-  binary("sub", [](const Tensor& a, const Tensor& b) { return ember::sub(a, b, 3); }, Domain::kAny,
-         Domain::kAny, [](Tensor& s, const Tensor& o) { s -= o; });
-  binary("mul", [](const Tensor& a, const Tensor& b) { return a * b; }, Domain::kAny, Domain::kAny,
-         [](Tensor& s, const Tensor& o) { s *= o; });
-  binary("div", [](const Tensor& a, const Tensor& b) { return a / b; }, Domain::kAny,
-         Domain::kPositive, [](Tensor& s, const Tensor& o) { s /= o; });
-  binary("pow", [](const Tensor& a, const Tensor& b) { return a.pow(b); }, Domain::kAny,
-         Domain::kExponent);
+  binary(
+      "add", [](const Tensor& a, const Tensor& b) { return a + b; }, Domain::kAny, Domain::kAny,
+      [](Tensor& s, const Tensor& o) { s.add_(o, 2); });
+  binary(
+      "sub", [](const Tensor& a, const Tensor& b) { return ember::sub(a, b, 3); }, Domain::kAny,
+      Domain::kAny, [](Tensor& s, const Tensor& o) { s -= o; });
+  binary(
+      "mul", [](const Tensor& a, const Tensor& b) { return a * b; }, Domain::kAny, Domain::kAny,
+      [](Tensor& s, const Tensor& o) { s *= o; });
+  binary(
+      "div", [](const Tensor& a, const Tensor& b) { return a / b; }, Domain::kAny,
+      Domain::kPositive, [](Tensor& s, const Tensor& o) { s /= o; });
+  binary(
+      "pow", [](const Tensor& a, const Tensor& b) { return a.pow(b); }, Domain::kAny,
+      Domain::kExponent);
   binary("maximum", [](const Tensor& a, const Tensor& b) { return ember::maximum(a, b); });
   binary("minimum", [](const Tensor& a, const Tensor& b) { return ember::minimum(a, b); });
   binary("eq", [](const Tensor& a, const Tensor& b) { return a == b; });
@@ -440,35 +474,42 @@ CaseList elementwise_cases() {
                  }});
   };
   c.push_back({"add_scalar", [] {  // sub by a scalar and alpha also end in add_scalar
-                 scalar_sweep("add_scalar", [](const Tensor& t, const Scalar& s) { return t + s; },
-                              kArith, Domain::kAny);
-                 scalar_sweep("sub scalar", [](const Tensor& t, const Scalar& s) { return t - s; },
-                              kArith, Domain::kAny);
-                 scalar_sweep("add scalar alpha",
-                              [](const Tensor& t, const Scalar& s) { return t.add(s, 2); }, kArith,
-                              Domain::kAny);
+                 scalar_sweep(
+                     "add_scalar", [](const Tensor& t, const Scalar& s) { return t + s; }, kArith,
+                     Domain::kAny);
+                 scalar_sweep(
+                     "sub scalar", [](const Tensor& t, const Scalar& s) { return t - s; }, kArith,
+                     Domain::kAny);
+                 scalar_sweep(
+                     "add scalar alpha",
+                     [](const Tensor& t, const Scalar& s) { return t.add(s, 2); }, kArith,
+                     Domain::kAny);
                  inplace_scalar_sweep("add_ scalar", [](Tensor& t) { t.add_(3, 2); });
                }});
-  scalar("mul_scalar", [](const Tensor& t, const Scalar& s) { return t * s; }, kArith,
-         Domain::kAny, [](Tensor& t) { t.mul_(3); });
-  scalar("div_scalar", [](const Tensor& t, const Scalar& s) { return t / s; }, kArith,
-         Domain::kAny, [](Tensor& t) { t.div_(2.0); });
-  scalar("pow_scalar", [](const Tensor& t, const Scalar& s) { return t.pow(s); },
-         {Scalar(2), Scalar(3), Scalar(0.5), Scalar(-1), Scalar(0), Scalar(-2.5)}, Domain::kAny);
-  scalar("rpow_scalar", [](const Tensor& t, const Scalar& s) { return ember::pow(s, t); },
-         {Scalar(2), Scalar(2.5), Scalar(-3)}, Domain::kExponent);
-  scalar("eq_scalar", [](const Tensor& t, const Scalar& s) { return t == s; }, kCompare,
-         Domain::kAny);
-  scalar("ne_scalar", [](const Tensor& t, const Scalar& s) { return t != s; }, kCompare,
-         Domain::kAny);
-  scalar("lt_scalar", [](const Tensor& t, const Scalar& s) { return t < s; }, kCompare,
-         Domain::kAny);
-  scalar("le_scalar", [](const Tensor& t, const Scalar& s) { return t <= s; }, kCompare,
-         Domain::kAny);
-  scalar("gt_scalar", [](const Tensor& t, const Scalar& s) { return t > s; }, kCompare,
-         Domain::kAny);
-  scalar("ge_scalar", [](const Tensor& t, const Scalar& s) { return t >= s; }, kCompare,
-         Domain::kAny);
+  scalar(
+      "mul_scalar", [](const Tensor& t, const Scalar& s) { return t * s; }, kArith, Domain::kAny,
+      [](Tensor& t) { t.mul_(3); });
+  scalar(
+      "div_scalar", [](const Tensor& t, const Scalar& s) { return t / s; }, kArith, Domain::kAny,
+      [](Tensor& t) { t.div_(2.0); });
+  scalar(
+      "pow_scalar", [](const Tensor& t, const Scalar& s) { return t.pow(s); },
+      {Scalar(2), Scalar(3), Scalar(0.5), Scalar(-1), Scalar(0), Scalar(-2.5)}, Domain::kAny);
+  scalar(
+      "rpow_scalar", [](const Tensor& t, const Scalar& s) { return ember::pow(s, t); },
+      {Scalar(2), Scalar(2.5), Scalar(-3)}, Domain::kExponent);
+  scalar(
+      "eq_scalar", [](const Tensor& t, const Scalar& s) { return t == s; }, kCompare, Domain::kAny);
+  scalar(
+      "ne_scalar", [](const Tensor& t, const Scalar& s) { return t != s; }, kCompare, Domain::kAny);
+  scalar(
+      "lt_scalar", [](const Tensor& t, const Scalar& s) { return t < s; }, kCompare, Domain::kAny);
+  scalar(
+      "le_scalar", [](const Tensor& t, const Scalar& s) { return t <= s; }, kCompare, Domain::kAny);
+  scalar(
+      "gt_scalar", [](const Tensor& t, const Scalar& s) { return t > s; }, kCompare, Domain::kAny);
+  scalar(
+      "ge_scalar", [](const Tensor& t, const Scalar& s) { return t >= s; }, kCompare, Domain::kAny);
 
   c.push_back({"where", where_sweep});
   c.push_back({"masked_fill", masked_fill_sweep});
