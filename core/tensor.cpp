@@ -12,6 +12,11 @@
 
 namespace ember {
 
+namespace detail {
+std::atomic<int64_t> g_unsubmitted_cuda_ops{0};
+void (*g_submit_cuda_ops)() = nullptr;  // set by cuda::register_backend()
+}  // namespace detail
+
 // ---- TensorImpl ----
 
 namespace {
@@ -122,7 +127,7 @@ T* Tensor::data_ptr() const {
   EMBER_CHECK(defined(), "data_ptr: the tensor is undefined");
   constexpr ScalarType want = CppTypeToScalarType<T>::value;
   EMBER_CHECK(dtype() == want, "data_ptr: expected dtype ", want, " but the tensor is ", dtype());
-  return static_cast<T*>(impl_->data());
+  return static_cast<T*>(data_ptr());
 }
 
 template <class T>

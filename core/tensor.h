@@ -2,6 +2,7 @@
 // sizes, strides, storage offset and a shared Storage. Methods mirror LibTorch's.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -79,6 +80,14 @@ class TensorImpl {
 class Tensor;
 using TensorList = ArrayRef<Tensor>;
 
+namespace detail {
+// Small CUDA ops the backend recorded but has not launched yet (cuda/batch.h), and the
+// function that launches them. data_ptr() of a CUDA tensor calls it first, so whatever the
+// caller does with the pointer (a kernel of its own, on any stream) comes after those ops.
+extern std::atomic<int64_t> g_unsubmitted_cuda_ops;
+extern void (*g_submit_cuda_ops)();
+}  // namespace detail
+
 class Tensor {
  public:
   Tensor() = default;
@@ -110,7 +119,11 @@ class Tensor {
   long use_count() const { return impl_.use_count(); }
   std::string toString() const;  // "CPUFloatType{[2, 3]}"-like summary
 
-  void* data_ptr() const { return impl_->data(); }
+  void* data_ptr() const {
+    if (detail::g_unsubmitted_cuda_ops.load(std::memory_order_relaxed) != 0 && is_cuda())
+      detail::g_submit_cuda_ops();
+    return impl_->data();
+  }
   template <class T>
   T* data_ptr() const;  // checks that T matches dtype()
   template <class T>

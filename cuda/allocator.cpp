@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <ember/core/error.h>
+#include <ember/cuda/batch.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/stream.h>
 
@@ -92,7 +93,7 @@ class DeviceCache {
     const size_t size = round_up(nbytes, kMinBlockSize);
     const bool small = size <= kSmallSize;
     Pool& pool = small ? small_ : large_;
-    const cudaStream_t stream = current_stream(device_);
+    const cudaStream_t stream = peek_current_stream(device_);
     Block* block = take_best_fit(pool, stream, size);
     if (block == nullptr) block = new_segment(stream, segment_size(size), small, nbytes);
     if (should_split(*block, size)) split(pool, block, size);
@@ -117,6 +118,7 @@ class DeviceCache {
   void empty_cache() {
     if (reserved() == 0) return;  // never used: do not create a context for nothing
     DeviceGuard guard(device_);
+    batch::submit_all(device_);  // recorded small ops may use cached blocks
     EMBER_CUDA_CHECK(cudaDeviceSynchronize());
     std::lock_guard<std::mutex> lock(mu_);
     release_free_segments();
@@ -196,8 +198,9 @@ class DeviceCache {
     void* ptr = nullptr;
     cudaError_t err = cudaMalloc(&ptr, bytes);
     if (err == cudaErrorMemoryAllocation) {
-      cudaGetLastError();                         // clear it: the retry may succeed
-      EMBER_CUDA_CHECK(cudaDeviceSynchronize());  // cached blocks may still be in use
+      cudaGetLastError();          // clear it: the retry may succeed
+      batch::submit_all(device_);  // cached blocks may still be in use: by recorded small ops,
+      EMBER_CUDA_CHECK(cudaDeviceSynchronize());  // and by queued kernels
       release_free_segments();
       err = cudaMalloc(&ptr, bytes);
       if (err == cudaErrorMemoryAllocation) {

@@ -10,6 +10,7 @@
 #include <ember/core/dispatch.h>
 #include <ember/core/tensor.h>
 #include <ember/cuda/allocator.h>
+#include <ember/cuda/batch.h>
 #include <ember/cuda/check.h>
 
 namespace ember {
@@ -60,6 +61,7 @@ void synchronize(int device) {
   EMBER_CHECK(device < device_count(), "cuda::synchronize: device ", device, " does not exist (",
               device_count(), " CUDA devices)");
   DeviceGuard guard(device);
+  batch::submit_all(device < 0 ? current_device() : device);
   EMBER_CUDA_CHECK(cudaDeviceSynchronize());
 }
 

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include <ember/core/dispatch.h>
+#include <ember/cuda/batch.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/loops.cuh>
 
@@ -207,6 +208,14 @@ struct LogicalOr {
   }
 };
 
+// The small-op batch's code for Fn (cuda/batch.h), for the four that it runs.
+template <class Fn>
+constexpr int kBatchCode = std::is_same<Fn, Add>::value   ? int(batch::Code::kAdd)
+                           : std::is_same<Fn, Sub>::value ? int(batch::Code::kSub)
+                           : std::is_same<Fn, Mul>::value ? int(batch::Code::kMul)
+                           : std::is_same<Fn, Div>::value ? int(batch::Code::kDiv)
+                                                          : -1;
+
 // The output element type of Fn on T: bool for predicates, T otherwise.
 template <class Fn, class T>
 using Result = decltype(std::declval<Fn>()(std::declval<T>(), std::declval<T>()));
@@ -214,6 +223,10 @@ using Result = decltype(std::declval<Fn>()(std::declval<T>(), std::declval<T>())
 // out = Fn(a, b); a and b share one dtype; out is that dtype, or bool for predicates.
 template <class Fn, Types kTypes>
 void binary_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
+  if constexpr (kBatchCode<Fn> >= 0) {
+    DeviceGuard guard(out.device().index());
+    if (batch::try_binary(batch::Code(kBatchCode<Fn>), out, a, b)) return;
+  }
   dispatch<kTypes>(a.dtype(), Fn::kName, [&](auto tag) {
     using T = decltype(tag);
     gpu_kernel<Result<Fn, T>, T, T>(Fn::kName, Fn(), out, a, b);
@@ -223,6 +236,12 @@ void binary_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
 // out = Fn(a, s) with s converted to a's dtype once, on the host.
 template <class Fn, Types kTypes>
 void scalar_kernel(const Tensor& out, const Tensor& a, const Scalar& s) {
+  if constexpr (kBatchCode<Fn> >= 0) {
+    DeviceGuard guard(out.device().index());
+    if (a.dtype() == kFloat32 &&
+        batch::try_scalar(batch::Code(kBatchCode<Fn>), out, a, s.to<float>()))
+      return;
+  }
   dispatch<kTypes>(a.dtype(), Fn::kName, [&](auto tag) {
     using T = decltype(tag);
     gpu_kernel<Result<Fn, T>, T>(Fn::kName, BindSecond<Fn, T>{s.to<T>()}, out, a);

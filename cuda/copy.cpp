@@ -8,6 +8,7 @@
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/cuda/allocator.h>
+#include <ember/cuda/batch.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/stream.h>
@@ -80,17 +81,9 @@ void copy_to_host(const Tensor& dst, const Tensor& src, bool non_blocking) {
   kernel<Op::copy>(kCPU)(dst, host, false);
 }
 
-// Both on one device: one memcpy when dense, else the device copy kernel. Never waits.
-void copy_within_device(const Tensor& dst, const Tensor& src) {
-  const int device = dst.device().index();
-  DeviceGuard guard(device);
-  if (dense_same_dtype(dst, src)) {
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(dst.data_ptr(), src.data_ptr(), dst.nbytes(),
-                                     cudaMemcpyDeviceToDevice, current_stream(device)));
-    return;
-  }
-  copy_on_device(dst, src);
-}
+// Both on one device: one memcpy when dense (recorded when tiny), else the device copy
+// kernel (copy_kernel.cu). Never waits.
+void copy_within_device(const Tensor& dst, const Tensor& src) { copy_on_device(dst, src); }
 
 // `waiter` (a stream of waiter_device) waits, on the device, for the work queued so far on
 // `signaler` (of signaler_device). The event may be destroyed while pending.
@@ -154,7 +147,8 @@ void fill_kernel(const Tensor& out, const Scalar& value) {
     std::memcpy(&bits, &v, sizeof(v));
   });
   const int elem_size = static_cast<int>(out.element_size());
-  if (out.is_contiguous()) return launch_fill(out.data_ptr(), out.numel(), elem_size, bits);
+  // The raw address: data_ptr() would submit the small ops this fill may join (batch.h).
+  if (out.is_contiguous()) return launch_fill(batch::address(out), out.numel(), elem_size, bits);
 
   const IntArrayRef strides[1] = {out.strides()};
   const StridedGeometry g = collapse_dims(out.sizes(), strides, 1);

@@ -1,11 +1,13 @@
 // copy_on_device: dst = src on one GPU, any dtypes and strides, over cuda/loops.cuh. Dense
-// same-dtype copies are one cudaMemcpyAsync; other same-dtype copies move bits by size.
+// same-dtype copies are one cudaMemcpyAsync (tiny ones join the small-op batch, batch.h);
+// other same-dtype copies move bits by size.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <type_traits>
 
 #include <ember/core/dispatch.h>
+#include <ember/cuda/batch.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/loops.cuh>
 
@@ -60,7 +62,7 @@ void copy_on_device(const Tensor& dst, const Tensor& src) {
   DeviceGuard guard(dst.device().index());
   if (dst.dtype() == src.dtype()) {
     if (dst.is_contiguous() && src.is_contiguous()) {
-      if (dst.data_ptr() == src.data_ptr()) return;
+      if (batch::address(dst) == batch::address(src) || batch::try_copy(dst, src)) return;
       EMBER_CUDA_CHECK(cudaMemcpyAsync(dst.data_ptr(), src.data_ptr(), dst.nbytes(),
                                        cudaMemcpyDeviceToDevice, current_stream()));
       return;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include <ember/cuda/batch.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/stream.h>
@@ -91,7 +92,7 @@ void fill_by_size(void* data, int64_t n, int elem_size, uint64_t bits) {
 }  // namespace
 
 void launch_fill(void* data, int64_t n, int elem_size, uint64_t bits) {
-  if (n <= 0) return;
+  if (n <= 0 || batch::try_fill(data, n, elem_size, bits)) return;
   const size_t nbytes = static_cast<size_t>(n) * elem_size;
   const uint64_t mask = elem_size == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * elem_size)) - 1;
   if ((bits & mask) == 0) {  // zeros (the common case: zeros, zero_) are a memset

@@ -10,6 +10,7 @@
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/cuda/allocator.h>
+#include <ember/cuda/batch.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/reduce.cuh>
 
@@ -267,6 +268,8 @@ void floating(const char* name, const Tensor& out, const Tensor& in, IntArrayRef
 }
 
 void sum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
+  DeviceGuard guard(out.device().index());
+  if (batch::try_reduce(batch::Code::kSum, out, in)) return;
   additive<SumR>("sum", out, in, dims);
 }
 
@@ -275,6 +278,8 @@ void prod_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Sc
 }
 
 void mean_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
+  DeviceGuard guard(out.device().index());
+  if (batch::try_reduce(batch::Code::kMean, out, in)) return;
   floating<MeanR>("mean", out, in, dims);
 }
 

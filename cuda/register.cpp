@@ -5,6 +5,7 @@
 #include <ember/core/storage.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/api.h>
+#include <ember/cuda/batch.h>
 #include <ember/cuda/kernels.h>
 
 namespace ember {
@@ -13,6 +14,7 @@ namespace cuda {
 void register_backend() {
   if (!is_available()) return;
   set_allocator(kCUDA, cuda_allocator());
+  ::ember::detail::g_submit_cuda_ops = [] { batch::submit_all(); };
   register_copy_kernels();
   register_elementwise_kernels();
   register_gemm_kernels();

@@ -8,6 +8,7 @@
 
 #include <ember/core/error.h>
 #include <ember/cuda/api.h>
+#include <ember/cuda/batch.h>
 #include <ember/cuda/check.h>
 
 namespace ember {
@@ -61,9 +62,19 @@ cudaEvent_t as_event(void* e) { return static_cast<cudaEvent_t>(e); }
 
 // ---- the internal current stream ----
 
-cudaStream_t current_stream() { return t_current[this_device()]; }
+cudaStream_t current_stream() {
+  const int device = this_device();
+  batch::submit(device, t_current[device]);
+  return t_current[device];
+}
 
 cudaStream_t current_stream(int device) {
+  const cudaStream_t stream = peek_current_stream(device);
+  batch::submit(device < 0 ? this_device() : device, stream);
+  return stream;
+}
+
+cudaStream_t peek_current_stream(int device) {
   if (device < 0) device = this_device();
   EMBER_CHECK(device < kMaxDevices, "cuda: device index ", device, " out of range");
   return t_current[device];
@@ -78,6 +89,7 @@ void set_current_stream(int device, cudaStream_t stream) {
 // ---- Stream ----
 
 bool Stream::query() const {
+  batch::submit(device_, as_stream(*this));
   DeviceGuard guard(device_);
   const cudaError_t err = cudaStreamQuery(as_stream(*this));
   if (err == cudaErrorNotReady) {
@@ -89,6 +101,7 @@ bool Stream::query() const {
 }
 
 void Stream::synchronize() const {
+  batch::submit(device_, as_stream(*this));
   DeviceGuard guard(device_);
   EMBER_CUDA_CHECK(cudaStreamSynchronize(as_stream(*this)));
 }
@@ -185,11 +198,13 @@ void Event::record(const Stream& stream) {
   }
   EMBER_CHECK(device == device_, "Event::record: the event belongs to cuda:", device_,
               " but the stream to cuda:", device);
+  batch::submit(device, as_stream(stream));
   EMBER_CUDA_CHECK(cudaEventRecord(as_event(event_), as_stream(stream)));
 }
 
 void Event::block(const Stream& stream) const {
   if (event_ == nullptr) return;
+  batch::submit(stream.device_index(), as_stream(stream));
   DeviceGuard guard(stream.device_index());
   EMBER_CUDA_CHECK(cudaStreamWaitEvent(as_stream(stream), as_event(event_), 0));
 }

@@ -75,6 +75,12 @@ step build build.log "$(min 330 $(($(left) - 180)))" cmake --build "$BUILD" -j "
 step ctest tests.log "$(min 180 $(($(left) - 120)))" \
   ctest --test-dir "$BUILD" --output-on-failure -j 8 --timeout 150
 
+# Small ops are batched by default (cuda/batch.h): the CUDA suites again with batching off,
+# so that the ordinary kernels stay tested on small shapes too.
+step ctest_nobatch tests.log "$(min 120 $(($(left) - 120)))" env EMBER_CUDA_BATCH=0 \
+  ctest --test-dir "$BUILD" --output-on-failure -j 8 --timeout 150 \
+  -R 'cuda|Cuda|gradcheck.OpTableCuda'
+
 # ---- benchmarks: ember, LibTorch C++, PyTorch; same workload names ----
 BENCH_ARGS=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true
   --benchmark_out_format=json)
@@ -139,6 +145,8 @@ SAN_RUNS=(
   "racecheck test_nn_loss_cuda"
   "memcheck test_optim_cuda"
   "memcheck test_nn_containers --gtest_filter=*Cuda*"
+  "memcheck test_cuda_batch"
+  "racecheck test_cuda_batch"
 )
 sanitize() {
   local limit="$1" i=0 tool prog rest args
@@ -211,7 +219,7 @@ PY
 
 summary() {
   echo "== ember GPU visit: $(sed -n 2p "$OUT/machine.txt")"
-  for name in configure build ctest cuda_bench libtorch_cuda_bench pytorch_cuda_bench mlp sanitizer; do
+  for name in configure build ctest ctest_nobatch cuda_bench libtorch_cuda_bench pytorch_cuda_bench mlp sanitizer; do
     printf '%-20s %s\n' "$name" "${status[$name]:-skipped}"
   done
   grep -E 'tests passed|tests failed' "$OUT/tests.log" 2>/dev/null
