@@ -88,10 +88,11 @@ bool small(int64_t n) { return n > 0 && n <= kMaxNumel; }
 
 const float* floats(const Tensor& t) { return static_cast<const float*>(address(t)); }
 
-// 1 for a contiguous operand of n elements, 0 for one element broadcast (every dim of size
-// 1 or stride 0), -1 for anything else.
-int step_of(const Tensor& t) {
-  if (t.is_contiguous()) return 1;
+// 1 for a contiguous operand of n elements, 0 for one element broadcast (a single element,
+// or every dim of size 1 or stride 0), -1 for anything else.
+int step_of(const Tensor& t, int64_t n) {
+  if (t.numel() == 1) return 0;
+  if (t.is_contiguous()) return t.numel() == n ? 1 : -1;
   for (int64_t d = 0; d < t.dim(); ++d) {
     if (t.sizes()[d] != 1 && t.strides()[d] != 0) return -1;
   }
@@ -118,7 +119,7 @@ bool try_binary(Code code, const Tensor& out, const Tensor& a, const Tensor& b) 
   if (!small(n) || out.dtype() != kFloat32 || a.dtype() != kFloat32 || b.dtype() != kFloat32 ||
       !out.is_contiguous())
     return false;
-  const int sa = step_of(a), sb = step_of(b);
+  const int sa = step_of(a, n), sb = step_of(b, n);
   if (sa < 0 || sb < 0) return false;
   float* o = static_cast<float*>(address(out));
   const float *pa = floats(a), *pb = floats(b);
@@ -133,7 +134,7 @@ bool try_scalar(Code code, const Tensor& out, const Tensor& a, float s) {
   const int64_t n = out.numel();
   if (!small(n) || out.dtype() != kFloat32 || a.dtype() != kFloat32 || !out.is_contiguous())
     return false;
-  const int sa = step_of(a);
+  const int sa = step_of(a, n);
   if (sa < 0) return false;
   float* o = static_cast<float*>(address(out));
   const float* pa = floats(a);

@@ -22,8 +22,9 @@
 
 #include <cstdint>
 
+#include <ember/core/tensor.h>
+
 namespace ember {
-class Tensor;
 namespace cuda {
 namespace batch {
 
@@ -72,14 +73,8 @@ void submit(int device, cudaStream_t stream);
 void submit_all(int device = -1);
 
 // The raw address of t's data, without submitting (Tensor::data_ptr() would).
-inline void* address(const Tensor& t);
+inline void* address(const Tensor& t) { return t.unsafeGetTensorImpl()->data(); }
 
 }  // namespace batch
 }  // namespace cuda
 }  // namespace ember
-
-#include <ember/core/tensor.h>
-
-inline void* ember::cuda::batch::address(const Tensor& t) {
-  return t.unsafeGetTensorImpl()->data();
-}
