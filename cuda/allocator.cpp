@@ -118,7 +118,6 @@ class DeviceCache {
   void empty_cache() {
     if (reserved() == 0) return;  // never used: do not create a context for nothing
     DeviceGuard guard(device_);
-    batch::submit_all(device_);  // recorded small ops may use cached blocks
     EMBER_CUDA_CHECK(cudaDeviceSynchronize());
     std::lock_guard<std::mutex> lock(mu_);
     release_free_segments();
@@ -284,7 +283,14 @@ bool caching_disabled() {
 }
 
 void free_uncached(void* ptr, void* /*ctx*/) {
-  if (cudaFree(ptr) != cudaSuccess) cudaGetLastError();  // a deleter must not throw
+  // Recorded small ops may still use the memory: launch them first (cudaFree waits for them).
+  // A deleter must not throw.
+  try {
+    batch::submit_all();
+  } catch (...) {
+    cudaGetLastError();
+  }
+  if (cudaFree(ptr) != cudaSuccess) cudaGetLastError();
 }
 
 class CudaAllocator final : public Allocator {
@@ -473,6 +479,7 @@ size_t reserved_bytes(int device) {
 }
 
 void release_cached_memory() {
+  batch::submit_all();  // recorded small ops may use cached blocks
   for (DeviceCache* c : caches()) c->empty_cache();
 }
 

@@ -21,13 +21,15 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 # sanitizer.log, bench.log, bench.json (all three benchmarks, merged), mlp.log and summary.txt.
 # The MLP runs need Fashion-MNIST's .gz files in MLP_DATA (default .device/data) and, for the
 # mlp example and its LibTorch twin, CLI11 and nlohmann-json headers (.device/include).
-# SANITIZE=0 skips compute-sanitizer (a visit that only times).
+# SANITIZE=0 skips compute-sanitizer (a visit that only times); SKIP="mlp cuda_bench ..."
+# skips the steps so named (their names are the summary's).
 declare -A status
 left() { echo $((BUDGET - SECONDS)); }  # seconds left in the visit
 step() {  # step NAME LOGFILE LIMIT_S command...: runs under a time limit, logs, records status
   local name="$1" logf="$2" limit="$3" t0=$SECONDS rc
   shift 3
   if ((limit < 10)); then status[$name]="skipped (out of time)"; return 1; fi
+  if [[ " ${SKIP:-} " == *" $name "* ]]; then status[$name]="skipped (SKIP)"; return 1; fi
   echo "== $name (limit ${limit}s)" >&2
   echo "== $name: $*" >>"$OUT/$logf"
   if declare -F "$1" >/dev/null; then  # a shell function keeps its own time limits
