@@ -23,17 +23,23 @@ class CudaBatch : public ::testing::Test {
     const char* off = std::getenv("EMBER_CUDA_BATCH");
     const char* sync = std::getenv("EMBER_CUDA_SYNC");
     batching_ = !(off && std::strcmp(off, "0") == 0) && !(sync && *sync && std::strcmp(sync, "0"));
+    const char* nocache = std::getenv("EMBER_CUDA_NO_CACHING");
+    exact_counts_ = !(nocache && *nocache && std::strcmp(nocache, "0"));
     cuda::synchronize();
   }
   // With batching off (EMBER_CUDA_BATCH=0) the results must be the same; only the counts
-  // of recorded ops differ.
+  // of recorded ops differ. Without the cache (EMBER_CUDA_NO_CACHING=1, under memcheck)
+  // every freed tensor submits what is recorded, so counts are at most n.
   void expect_recorded(int64_t n) {
-    if (batching_)
+    if (!batching_)
+      EXPECT_EQ(unsubmitted(), 0);
+    else if (exact_counts_)
       EXPECT_EQ(unsubmitted(), n);
     else
-      EXPECT_EQ(unsubmitted(), 0);
+      EXPECT_LE(unsubmitted(), n);
   }
   bool batching_ = true;
+  bool exact_counts_ = true;
 };
 
 void expect_close(const Tensor& cuda_result, const Tensor& cpu_result, double tol = 1e-6) {
