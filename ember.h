@@ -12,6 +12,8 @@
 #include <ember/core/tensor.h>
 #include <ember/core/tensor_options.h>
 #include <ember/cuda/api.h>
+#include <ember/cuda/module.h>
 #include <ember/data/data.h>
 #include <ember/nn/nn.h>
 #include <ember/optim/optim.h>
+#include <ember/serialize/serialize.h>

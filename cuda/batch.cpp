@@ -196,6 +196,7 @@ bool try_reduce(Code code, const Tensor& out, const Tensor& in) {
 
 void submit(int device, cudaStream_t stream) {
   if (::ember::detail::g_unsubmitted_cuda_ops.load(std::memory_order_relaxed) == 0) return;
+  if (device < 0) EMBER_CUDA_CHECK(cudaGetDevice(&device));
   Queue* q = find(device, stream, /*create=*/false);
   if (q == nullptr) return;
   std::lock_guard<std::mutex> lock(q->mu);

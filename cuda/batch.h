@@ -67,7 +67,8 @@ bool try_copy(const Tensor& dst, const Tensor& src);              // same dtype,
 bool try_reduce(Code code, const Tensor& out, const Tensor& in);  // kSum/kMean of all of in
 
 // ---- submitting ----
-// Launches what is recorded for `stream` of `device`; cheap when nothing is.
+// Launches what is recorded for `stream` of `device` (-1: the current device); cheap when
+// nothing is.
 void submit(int device, cudaStream_t stream);
 // Everything recorded for `device` (-1: every device).
 void submit_all(int device = -1);

@@ -37,6 +37,7 @@ void finish_transfer(const void* host, bool non_blocking, cudaStream_t stream, i
     record_pinned_use(host, stream, device);
     return;
   }
+  batch::submit(device, stream);  // a copy_on_device since `stream` was taken may be recorded
   EMBER_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
@@ -90,6 +91,7 @@ void copy_within_device(const Tensor& dst, const Tensor& src) { copy_on_device(d
 void stream_wait(cudaStream_t waiter, int waiter_device, cudaStream_t signaler,
                  int signaler_device) {
   DeviceGuard on_signaler(signaler_device);  // an event and its stream share a device
+  batch::submit(signaler_device, signaler);   // the event must follow recorded small ops
   cudaEvent_t event = nullptr;
   EMBER_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
   cudaError_t err = cudaEventRecord(event, signaler);

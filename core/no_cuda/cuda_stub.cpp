@@ -3,6 +3,7 @@
 #include <ember/core/error.h>
 #include <ember/core/tensor.h>
 #include <ember/cuda/api.h>
+#include <ember/cuda/module.h>
 
 namespace ember {
 namespace cuda {
@@ -69,6 +70,21 @@ namespace detail {
 Tensor pin_memory(const Tensor&) { no_cuda("pin_memory"); }
 bool is_pinned(const void*) { return false; }
 }  // namespace detail
+
+// ---- runtime-compiled kernels ----
+namespace detail {
+KernelArg tensor_arg(const Tensor&) { no_cuda("cuda::Function::launch"); }
+}  // namespace detail
+Module::Module(const std::string&, const std::vector<std::string>&, const std::string&) {
+  no_cuda("cuda::Module");
+}
+Function Module::function(const std::string&) const { no_cuda("cuda::Module::function"); }
+int Module::device_index() const { no_cuda("cuda::Module::device_index"); }
+const std::string& Module::log() const { no_cuda("cuda::Module::log"); }
+int Function::num_params() const { no_cuda("cuda::Function::num_params"); }
+void Function::launch_packed(Dim3, Dim3, size_t, std::vector<detail::KernelArg>&) const {
+  no_cuda("cuda::Function::launch");
+}
 
 }  // namespace cuda
 }  // namespace ember

@@ -1,0 +1,115 @@
+// Runtime-compiled CUDA kernels, as PyCUDA's SourceModule and CuPy's RawKernel: CUDA C++
+// source compiled by NVRTC for the current GPU, its kernels launched with tensors and scalars
+// as arguments on the current stream. Public; no CUDA headers (see cuda/module.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <ember/core/error.h>
+#include <ember/core/tensor.h>
+
+namespace ember {
+namespace cuda {
+
+// Grid and block sizes: {32}, {32, 4}, {8, 8, 2}.
+struct Dim3 {
+  Dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1) : x(x), y(y), z(z) {}  // NOLINT
+  unsigned x, y, z;
+};
+
+namespace detail {
+// One kernel argument as the launch passes it: the bytes of a value and what it came from
+// (for the error when it doesn't match the kernel's parameter).
+struct KernelArg {
+  alignas(8) unsigned char bytes[8];
+  size_t size;
+  const char* what;  // "tensor", "int32", "float", ...
+};
+KernelArg tensor_arg(const Tensor& t);
+template <class T>
+KernelArg scalar_arg(T value, const char* type_name) {
+  static_assert(sizeof(T) <= 8, "kernel arguments are at most 8 bytes");
+  static_assert(std::is_trivially_copyable<T>::value, "a kernel argument is copied bytewise");
+  KernelArg a;
+  std::memcpy(a.bytes, &value, sizeof(T));
+  a.size = sizeof(T);
+  a.what = type_name;
+  return a;
+}
+inline KernelArg to_arg(const Tensor& t) { return tensor_arg(t); }
+inline KernelArg to_arg(float v) { return scalar_arg(v, "float"); }
+inline KernelArg to_arg(double v) { return scalar_arg(v, "double"); }
+inline KernelArg to_arg(int32_t v) { return scalar_arg(v, "int32"); }
+inline KernelArg to_arg(uint32_t v) { return scalar_arg(v, "uint32"); }
+inline KernelArg to_arg(int64_t v) { return scalar_arg(v, "int64"); }
+inline KernelArg to_arg(uint64_t v) { return scalar_arg(v, "uint64"); }
+inline KernelArg to_arg(long long v) { return scalar_arg(v, "int64"); }
+inline KernelArg to_arg(unsigned long long v) { return scalar_arg(v, "uint64"); }
+inline KernelArg to_arg(bool v) { return scalar_arg(v, "bool"); }
+// A raw device pointer (e.g. from another library), passed as is.
+template <class T>
+KernelArg to_arg(T* p) {
+  return scalar_arg(static_cast<const void*>(p), "pointer");
+}
+struct ModuleImpl;
+}  // namespace detail
+
+class Module;
+
+// One __global__ function of a Module. Cheap to copy; keeps its module alive.
+class Function {
+ public:
+  // Launches on the current stream of the module's device, which must be current. Tensors
+  // pass as pointers to their data (CUDA tensors on that device only); C++ scalars pass by
+  // value and must have the size of the kernel's parameter (write 1024, 2.0f, int64_t{n}).
+  // The number of arguments and their sizes are checked against the kernel.
+  template <class... Args>
+  void launch(Dim3 grid, Dim3 block, const Args&... args) const {
+    launch_with_shared(grid, block, 0, args...);
+  }
+  // The same with `shared_bytes` of dynamic shared memory (extern __shared__).
+  template <class... Args>
+  void launch_with_shared(Dim3 grid, Dim3 block, size_t shared_bytes, const Args&... args) const {
+    std::vector<detail::KernelArg> packed{detail::to_arg(args)...};
+    launch_packed(grid, block, shared_bytes, packed);
+  }
+
+  const std::string& name() const { return name_; }
+  int num_params() const;  // as the driver reports it
+
+ private:
+  friend class Module;
+  Function(std::shared_ptr<detail::ModuleImpl> module, void* handle, std::string name)
+      : module_(std::move(module)), handle_(handle), name_(std::move(name)) {}
+  void launch_packed(Dim3 grid, Dim3 block, size_t shared_bytes,
+                     std::vector<detail::KernelArg>& args) const;
+
+  std::shared_ptr<detail::ModuleImpl> module_;
+  void* handle_;  // CUfunction
+  std::string name_;
+};
+
+// CUDA C++ source compiled with NVRTC for the current device's architecture (-arch=sm_XY,
+// -std=c++17 and the extra `options`, e.g. {"-DN=4", "--use_fast_math"}). A compile error
+// throws ember::Error with NVRTC's log. Kernels are looked up by their name as compiled:
+// declare them extern "C" (or pass the mangled name).
+class Module {
+ public:
+  explicit Module(const std::string& source, const std::vector<std::string>& options = {},
+                  const std::string& name = "module.cu");
+  Function function(const std::string& name) const;
+  int device_index() const;
+  const std::string& log() const;  // NVRTC's messages (warnings) for a successful compile
+
+ private:
+  std::shared_ptr<detail::ModuleImpl> impl_;
+};
+
+}  // namespace cuda
+}  // namespace ember
