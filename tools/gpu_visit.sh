@@ -71,7 +71,10 @@ if ! step configure build.log 120 cmake "${CONFIG[@]}" ${TORCH_PREFIX:+-DCMAKE_P
   step configure build.log 60 cmake "${CONFIG[@]}" -DEMBER_BENCH_LIBTORCH=OFF
 fi
 # -k 0: a target that fails to build doesn't stop the others (its tests then fail in ctest).
-step build build.log "$(min 330 $(($(left) - 180)))" cmake --build "$BUILD" -j "$JOBS" -- -k 0
+# A fresh build takes about 130 s: never give it less than 150 s, whatever the budget.
+BUILD_LIMIT=$(min 330 $(($(left) - 180)))
+((BUILD_LIMIT < 150)) && BUILD_LIMIT=150
+step build build.log "$BUILD_LIMIT" cmake --build "$BUILD" -j "$JOBS" -- -k 0
 
 # ---- tests: everything, with the GPU (CUDA suites skip without one) ----
 step ctest tests.log "$(min 180 $(($(left) - 120)))" \
@@ -96,6 +99,21 @@ for prog in cuda_bench libtorch_cuda_bench; do
 done
 step pytorch_cuda_bench bench.log "$(min 90 $(($(left) - 30)))" \
   bash -c "python3 '$ROOT/benchmarks/pytorch_cuda_bench.py' | tee '$SCRATCH/pytorch_cuda_bench.jsonl'"
+
+# ---- TF32 8192^3 batch by batch from an idle GPU, ember then PyTorch, with nvidia-smi
+# sampling clocks, power and the clock event reasons (0x4: SW power cap) every 100 ms ----
+tf32_idle() {
+  local smi
+  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu,clocks_event_reasons.active \
+    --format=csv -lms 100 >"$SCRATCH/smi.csv" 2>&1 &
+  smi=$!
+  timeout 40 "$BUILD/benchmarks/tf32_from_idle"
+  timeout 40 python3 "$ROOT/benchmarks/pytorch_tf32_from_idle.py"
+  kill "$smi" 2>/dev/null
+  echo "== nvidia-smi during the two runs (SM MHz, W, C, reasons; idle samples left out)"
+  awk -F', ' 'NR == 1 || $2 + 0 < 1900 || $3 + 0 > 200' "$SCRATCH/smi.csv"
+}
+step tf32_idle bench.log "$(min 100 $(($(left) - 60)))" tf32_idle
 
 # ---- the MLP workload (../shared/PERF.md): ember vs LibTorch alternately, PyTorch, accuracy ----
 MLP_DATA="${MLP_DATA:-$ROOT/.device/data}"
@@ -148,6 +166,8 @@ SAN_RUNS=(
   "memcheck test_optim_cuda"
   "memcheck test_nn_containers --gtest_filter=*Cuda*"
   "memcheck test_cuda_batch"
+  "memcheck test_cuda_module"
+  "memcheck test_serialize --gtest_filter=*Cuda*"
   "racecheck test_cuda_batch"
 )
 sanitize() {
@@ -221,7 +241,7 @@ PY
 
 summary() {
   echo "== ember GPU visit: $(sed -n 2p "$OUT/machine.txt")"
-  for name in configure build ctest ctest_nobatch cuda_bench libtorch_cuda_bench pytorch_cuda_bench mlp sanitizer; do
+  for name in configure build ctest ctest_nobatch tf32_idle cuda_bench libtorch_cuda_bench pytorch_cuda_bench mlp sanitizer; do
     printf '%-20s %s\n' "$name" "${status[$name]:-skipped}"
   done
   grep -E 'tests passed|tests failed' "$OUT/tests.log" 2>/dev/null
