@@ -120,7 +120,7 @@ class Tensor {
   std::string toString() const;  // "CPUFloatType{[2, 3]}"-like summary
 
   void* data_ptr() const {
-    if (detail::g_unsubmitted_cuda_ops.load(std::memory_order_relaxed) != 0 && is_cuda())
+    if (detail::g_unsubmitted_cuda_ops.load(std::memory_order_acquire) != 0 && is_cuda())
       detail::g_submit_cuda_ops();
     return impl_->data();
   }

@@ -36,14 +36,17 @@ class Stream {
   // 0 for the default stream, else a number unique to the stream within the process.
   int64_t id() const { return static_cast<int64_t>(reinterpret_cast<intptr_t>(handle_)); }
   int device_index() const { return device_; }
-  void* stream() const { return handle_; }  // cast to cudaStream_t
-  bool query() const;                       // true when all work queued on it is done
-  void synchronize() const;                 // waits for all work queued on it
+  // The cudaStream_t (cast it). Handing it out submits the small ops ember recorded for this
+  // stream (docs/gpu.md), so that work queued on it from outside runs after them.
+  void* stream() const;
+  bool query() const;        // true when all work queued on it is done
+  void synchronize() const;  // waits for all work queued on it
 
   bool operator==(const Stream& o) const { return handle_ == o.handle_ && device_ == o.device_; }
   bool operator!=(const Stream& o) const { return !(*this == o); }
 
  private:
+  friend struct StreamAccess;  // the handle without submitting (cuda/stream.cpp)
   void* handle_;
   int device_;
 };

@@ -59,19 +59,24 @@ Queue* find(int device, cudaStream_t stream, bool create) {
   return last = q;
 }
 
-// Launches q's ops; with q.mu held. They leave the queue even when the launch fails.
+// Launches q's ops; with q.mu held. They leave the queue even when the launch fails. The
+// count of unsubmitted ops drops only once the launch is enqueued: a thread that reads 0
+// and skips submitting must find the batch already ahead of its own work on the stream.
 void launch_locked(Queue& q) {
   const int count = q.batch.count;
   if (count == 0) return;
-  ::ember::detail::g_unsubmitted_cuda_ops.fetch_sub(count, std::memory_order_relaxed);
+  auto done = [&] {
+    q.batch.count = 0;
+    ::ember::detail::g_unsubmitted_cuda_ops.fetch_sub(count, std::memory_order_release);
+  };
   try {
     DeviceGuard guard(q.device);
     launch(q.batch, q.stream);
   } catch (...) {
-    q.batch.count = 0;
+    done();
     throw;
   }
-  q.batch.count = 0;
+  done();
 }
 
 void record(const Op& op) {
@@ -100,10 +105,11 @@ int step_of(const Tensor& t, int64_t n) {
 }
 
 // Whether an input may be read by the batch kernel while it writes out[0..n): either the
-// same elements (in place) or no overlap at all. A broadcast element inside out is not.
+// same elements (in place) or no overlap at all. A broadcast element inside out is not,
+// unless out is that one element.
 bool readable(const float* in, int step, const float* out, int64_t n) {
   const bool inside = in >= out && in < out + n;
-  if (step == 0) return !inside;
+  if (step == 0) return !inside || (n == 1 && in == out);
   return in == out || (in + n <= out || in >= out + n);
 }
 
@@ -195,7 +201,7 @@ bool try_reduce(Code code, const Tensor& out, const Tensor& in) {
 }
 
 void submit(int device, cudaStream_t stream) {
-  if (::ember::detail::g_unsubmitted_cuda_ops.load(std::memory_order_relaxed) == 0) return;
+  if (::ember::detail::g_unsubmitted_cuda_ops.load(std::memory_order_acquire) == 0) return;
   if (device < 0) EMBER_CUDA_CHECK(cudaGetDevice(&device));
   Queue* q = find(device, stream, /*create=*/false);
   if (q == nullptr) return;
@@ -204,7 +210,7 @@ void submit(int device, cudaStream_t stream) {
 }
 
 void submit_all(int device) {
-  if (::ember::detail::g_unsubmitted_cuda_ops.load(std::memory_order_relaxed) == 0) return;
+  if (::ember::detail::g_unsubmitted_cuda_ops.load(std::memory_order_acquire) == 0) return;
   std::vector<Queue*> queues;
   {
     std::lock_guard<std::mutex> lock(g_registry_mu);

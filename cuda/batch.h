@@ -10,9 +10,10 @@
 // - any launch, copy or library call on their stream: those take the stream from
 //   current_stream(), which submits (cuda/stream.h);
 // - a CUDA pointer leaves through Tensor::data_ptr() (all pending ops of every stream), so a
-//   kernel the user launches with it, on any stream, sees their results;
-// - Stream::stream()/query()/synchronize(), Event::record()/block(), cuda::synchronize(),
-//   empty_cache() and the allocator's out-of-memory retry.
+//   kernel the user launches with it, on any stream, sees their results; or a raw stream
+//   through Stream::stream();
+// - Stream::query()/synchronize(), Event::record()/block(), cuda::synchronize(),
+//   empty_cache(), the allocator's out-of-memory retry and uncached frees.
 // The caching allocator hands a freed block to the next allocation of the same stream at
 // once, as before: the batch runs in stream order, before anything launched later.
 // EMBER_CUDA_BATCH=0 turns batching off; EMBER_CUDA_SYNC=1 does too.

@@ -17,20 +17,21 @@ namespace ember {
 namespace cuda {
 namespace detail {
 
+// The library is never unloaded: a kernel launched from a Module that dies right after the
+// (asynchronous) launch must still find its code.
 struct ModuleImpl {
   cudaLibrary_t library = nullptr;
   int device = 0;
   std::string log;
-  ~ModuleImpl() {
-    if (library != nullptr && cudaLibraryUnload(library) != cudaSuccess) cudaGetLastError();
-  }
 };
 
 KernelArg tensor_arg(const Tensor& t) {
   EMBER_CHECK(t.defined(), "cuda::Function::launch: an undefined tensor as a kernel argument");
   EMBER_CHECK(t.is_cuda(), "cuda::Function::launch: kernel arguments must be CUDA tensors, got a ",
               t.dtype(), " tensor on ", t.device());
-  return scalar_arg(static_cast<const void*>(t.data_ptr()), "tensor");  // submits recorded ops
+  KernelArg a = scalar_arg(static_cast<const void*>(t.data_ptr()), "tensor");  // submits
+  a.device = t.device().index();
+  return a;
 }
 
 }  // namespace detail
@@ -116,9 +117,15 @@ const std::string& Module::log() const { return impl_->log; }
 int Function::num_params() const {
   int n = 0;
   size_t offset = 0, size = 0;
-  while (cudaFuncGetParamInfo(handle_, static_cast<size_t>(n), &offset, &size) == cudaSuccess) ++n;
-  cudaGetLastError();  // the query past the last parameter fails by design
-  return n;
+  for (;; ++n) {
+    const cudaError_t err = cudaFuncGetParamInfo(handle_, static_cast<size_t>(n), &offset, &size);
+    if (err == cudaSuccess) continue;
+    cudaGetLastError();
+    // The query one past the last parameter fails with an invalid value, by design.
+    EMBER_CHECK(err == cudaErrorInvalidValue, "cuda::Function(", name_,
+                "): cudaFuncGetParamInfo failed: ", cudaGetErrorName(err));
+    return n;
+  }
 }
 
 void Function::launch_packed(Dim3 grid, Dim3 block, size_t shared_bytes,
@@ -134,6 +141,9 @@ void Function::launch_packed(Dim3 grid, Dim3 block, size_t shared_bytes,
   for (size_t i = 0; i < args.size(); ++i) {
     size_t offset = 0, size = 0;
     EMBER_CUDA_CHECK(cudaFuncGetParamInfo(handle_, i, &offset, &size));
+    EMBER_CHECK(args[i].device < 0 || args[i].device == module_->device, "cuda::Function::launch(",
+                name_, "): argument ", i, " is a tensor on cuda:", args[i].device,
+                " but the module runs on cuda:", module_->device);
     EMBER_CHECK(size == args[i].size, "cuda::Function::launch(", name_, "): argument ", i, " is a ",
                 args[i].what, " (", args[i].size, " bytes) but the kernel's parameter ", i, " has ",
                 size, " bytes");

@@ -30,6 +30,7 @@ struct KernelArg {
   alignas(8) unsigned char bytes[8];
   size_t size;
   const char* what;  // "tensor", "int32", "float", ...
+  int device = -1;   // a tensor's CUDA device
 };
 KernelArg tensor_arg(const Tensor& t);
 template <class T>
@@ -45,6 +46,10 @@ KernelArg scalar_arg(T value, const char* type_name) {
 inline KernelArg to_arg(const Tensor& t) { return tensor_arg(t); }
 inline KernelArg to_arg(float v) { return scalar_arg(v, "float"); }
 inline KernelArg to_arg(double v) { return scalar_arg(v, "double"); }
+inline KernelArg to_arg(int8_t v) { return scalar_arg(v, "int8"); }
+inline KernelArg to_arg(uint8_t v) { return scalar_arg(v, "uint8"); }
+inline KernelArg to_arg(int16_t v) { return scalar_arg(v, "int16"); }
+inline KernelArg to_arg(uint16_t v) { return scalar_arg(v, "uint16"); }
 inline KernelArg to_arg(int32_t v) { return scalar_arg(v, "int32"); }
 inline KernelArg to_arg(uint32_t v) { return scalar_arg(v, "uint32"); }
 inline KernelArg to_arg(int64_t v) { return scalar_arg(v, "int64"); }
@@ -68,7 +73,8 @@ class Function {
   // Launches on the current stream of the module's device, which must be current. Tensors
   // pass as pointers to their data (CUDA tensors on that device only); C++ scalars pass by
   // value and must have the size of the kernel's parameter (write 1024, 2.0f, int64_t{n}).
-  // The number of arguments and their sizes are checked against the kernel.
+  // The number of arguments and their sizes are checked against the kernel; types can't be
+  // (an int 2 for a float parameter passes the int's bits: write 2.0f).
   template <class... Args>
   void launch(Dim3 grid, Dim3 block, const Args&... args) const {
     launch_with_shared(grid, block, 0, args...);
@@ -98,7 +104,8 @@ class Function {
 // CUDA C++ source compiled with NVRTC for the current device's architecture (-arch=sm_XY,
 // -std=c++17 and the extra `options`, e.g. {"-DN=4", "--use_fast_math"}). A compile error
 // throws ember::Error with NVRTC's log. Kernels are looked up by their name as compiled:
-// declare them extern "C" (or pass the mangled name).
+// declare them extern "C" (or pass the mangled name). The compiled code stays loaded until
+// the process ends (as CuPy's kernel cache), so a launch never outlives its code.
 class Module {
  public:
   explicit Module(const std::string& source, const std::vector<std::string>& options = {},

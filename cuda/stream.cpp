@@ -14,6 +14,10 @@
 namespace ember {
 namespace cuda {
 
+struct StreamAccess {
+  static cudaStream_t raw(const Stream& s) { return static_cast<cudaStream_t>(s.handle_); }
+};
+
 namespace {
 constexpr int kMaxDevices = 64;
 constexpr int kStreamsPerPool = 8;  // per device and priority
@@ -56,7 +60,7 @@ void create_pool(int device, StreamPool& pool) {
   }
 }
 
-cudaStream_t as_stream(const Stream& s) { return static_cast<cudaStream_t>(s.stream()); }
+cudaStream_t as_stream(const Stream& s) { return StreamAccess::raw(s); }
 cudaEvent_t as_event(void* e) { return static_cast<cudaEvent_t>(e); }
 }  // namespace
 
@@ -87,6 +91,11 @@ void set_current_stream(int device, cudaStream_t stream) {
 }
 
 // ---- Stream ----
+
+void* Stream::stream() const {
+  batch::submit(device_, as_stream(*this));
+  return handle_;
+}
 
 bool Stream::query() const {
   batch::submit(device_, as_stream(*this));

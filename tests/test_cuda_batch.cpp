@@ -153,6 +153,20 @@ TEST_F(CudaBatch, DataPtrSubmits) {
   void* p = a.data_ptr();
   EXPECT_NE(p, nullptr);
   EXPECT_EQ(unsubmitted(), 0);
+  // so does handing out the raw stream
+  Tensor b = a * 2;
+  expect_recorded(1);
+  EXPECT_EQ(cuda::getCurrentStream().stream(), nullptr);  // the legacy default stream
+  EXPECT_EQ(unsubmitted(), 0);
+  expect_close(b, full({8}, 4.0f));
+}
+
+TEST_F(CudaBatch, OneElementAccumulatorsInPlace) {
+  Tensor acc = ones({1}, kCUDA);
+  acc.mul_(3);
+  acc.add_(acc);  // out is the broadcast element itself: still one thread, recorded
+  expect_recorded(3);
+  expect_close(acc, full({1}, 6.0f));
 }
 
 TEST_F(CudaBatch, StreamsAndEventsSubmit) {

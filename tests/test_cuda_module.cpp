@@ -32,6 +32,9 @@ extern "C" __global__ void block_sums(const float* x, float* out, int n) {
   }
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
 }
+extern "C" __global__ void store_small(float* out, signed char a, short b, unsigned char c) {
+  out[0] = a; out[1] = b; out[2] = c;
+}
 extern "C" __global__ void fill_rows(float* m, int cols) {  // m[y][x] = y * 100 + x + OFFSET
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
   if (x < cols) m[y * cols + x] = y * 100.0f + x + OFFSET;
@@ -76,6 +79,9 @@ TEST_F(CudaModule, ScalarsOfEverySize) {
   Tensor gy = y.cuda();
   mod.function("axpy").launch({3}, {128}, gy, x.cuda(), 0.5, int64_t{300});
   EXPECT_TRUE(allclose(gy.cpu(), y + x * 0.5, 1e-6, 1e-6));
+  Tensor out = zeros({3}, kCUDA);
+  mod.function("store_small").launch({1}, {1}, out, int8_t{-5}, int16_t{300}, uint8_t{200});
+  EXPECT_TRUE(equal(out.cpu(), tensor({-5.0f, 300.0f, 200.0f})));
 }
 
 TEST_F(CudaModule, DynamicSharedMemoryAnd2DGrids) {

@@ -31,6 +31,7 @@ size_t memory_reserved(int) { return 0; }
 void reset_peak_memory_stats(int) {}
 void empty_cache() {}
 
+void* Stream::stream() const { return handle_; }
 bool Stream::query() const { no_cuda("Stream::query"); }
 void Stream::synchronize() const { no_cuda("Stream::synchronize"); }
 
