@@ -18,13 +18,11 @@ namespace cuda {
 namespace batch {
 namespace {
 
+// Off with EMBER_CUDA_BATCH=0, and under EMBER_CUDA_SYNC=1 (each op must fault on its own).
 bool enabled() {
   static const bool on = [] {
     const char* off = std::getenv("EMBER_CUDA_BATCH");
-    const char* sync = std::getenv("EMBER_CUDA_SYNC");
-    const bool batch_off = off != nullptr && std::strcmp(off, "0") == 0;
-    const bool sync_on = sync != nullptr && *sync != '\0' && std::strcmp(sync, "0") != 0;
-    return !batch_off && !sync_on;
+    return !(off != nullptr && std::strcmp(off, "0") == 0) && !detail::sync_after_kernels();
   }();
   return on;
 }
@@ -79,9 +77,10 @@ void launch_locked(Queue& q) {
   done();
 }
 
-void record(const Op& op) {
-  int device = 0;
-  EMBER_CUDA_CHECK(cudaGetDevice(&device));
+// Records op for the current stream of `device` (-1: the current device). The device need
+// not be current: the launch sets it (launch_locked).
+void record(const Op& op, int device) {
+  if (device < 0) EMBER_CUDA_CHECK(cudaGetDevice(&device));
   Queue& q = *find(device, peek_current_stream(device), /*create=*/true);
   std::lock_guard<std::mutex> lock(q.mu);
   if (q.batch.count == kCapacity) launch_locked(q);
@@ -131,7 +130,8 @@ bool try_binary(Code code, const Tensor& out, const Tensor& a, const Tensor& b) 
   const float *pa = floats(a), *pb = floats(b);
   if (!readable(pa, sa, o, n) || !readable(pb, sb, o, n)) return false;
   record(Op{o, pa, pb, 0.0f, static_cast<uint32_t>(n), code, static_cast<uint8_t>(sa),
-            static_cast<uint8_t>(sb)});
+            static_cast<uint8_t>(sb)},
+         out.device().index());
   return true;
 }
 
@@ -145,7 +145,8 @@ bool try_scalar(Code code, const Tensor& out, const Tensor& a, float s) {
   float* o = static_cast<float*>(address(out));
   const float* pa = floats(a);
   if (!readable(pa, sa, o, n)) return false;
-  record(Op{o, pa, nullptr, s, static_cast<uint32_t>(n), code, static_cast<uint8_t>(sa), 0});
+  record(Op{o, pa, nullptr, s, static_cast<uint32_t>(n), code, static_cast<uint8_t>(sa), 0},
+         out.device().index());
   return true;
 }
 
@@ -169,7 +170,8 @@ bool try_fill(void* data, int64_t n, int elem_size, uint64_t bits) {
   float value;
   std::memcpy(&value, &word, 4);
   record(Op{static_cast<float*>(data), nullptr, nullptr, value, static_cast<uint32_t>(nbytes / 4),
-            Code::kFill, 0, 0});
+            Code::kFill, 0, 0},
+         /*device=*/-1);  // the caller's, made current
   return true;
 }
 
@@ -184,7 +186,8 @@ bool try_copy(const Tensor& dst, const Tensor& src) {
     return false;
   if (s < d + nbytes && d < s + nbytes) return false;  // overlapping: memcpy's rules
   record(Op{reinterpret_cast<float*>(d), reinterpret_cast<const float*>(s), nullptr, 0.0f,
-            static_cast<uint32_t>(nbytes / 4), Code::kCopy, 1, 0});
+            static_cast<uint32_t>(nbytes / 4), Code::kCopy, 1, 0},
+         dst.device().index());
   return true;
 }
 
@@ -196,7 +199,8 @@ bool try_reduce(Code code, const Tensor& out, const Tensor& in) {
   float* o = static_cast<float*>(address(out));
   const float* a = floats(in);
   if (o >= a && o < a + in.numel()) return false;
-  record(Op{o, a, nullptr, 0.0f, static_cast<uint32_t>(in.numel()), code, 1, 0});
+  record(Op{o, a, nullptr, 0.0f, static_cast<uint32_t>(in.numel()), code, 1, 0},
+         out.device().index());
   return true;
 }
 

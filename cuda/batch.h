@@ -59,7 +59,8 @@ struct Batch {
 void launch(const Batch& batch, cudaStream_t stream);
 
 // ---- recording (cuda/batch.cpp); false: not eligible, the caller launches as usual ----
-// On the current device (out's, under the caller's DeviceGuard) and its current stream.
+// On the current stream of out's device (which need not be current); try_fill, which sees
+// only an address, on the current device.
 bool try_binary(Code code, const Tensor& out, const Tensor& a, const Tensor& b);
 bool try_scalar(Code code, const Tensor& out, const Tensor& a, float s);
 // elem_size-byte pattern `bits` into n contiguous elements at data.

@@ -224,7 +224,6 @@ using Result = decltype(std::declval<Fn>()(std::declval<T>(), std::declval<T>())
 template <class Fn, Types kTypes>
 void binary_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
   if constexpr (kBatchCode<Fn> >= 0) {
-    DeviceGuard guard(out.device().index());
     if (batch::try_binary(batch::Code(kBatchCode<Fn>), out, a, b)) return;
   }
   dispatch<kTypes>(a.dtype(), Fn::kName, [&](auto tag) {
@@ -237,7 +236,6 @@ void binary_kernel(const Tensor& out, const Tensor& a, const Tensor& b) {
 template <class Fn, Types kTypes>
 void scalar_kernel(const Tensor& out, const Tensor& a, const Scalar& s) {
   if constexpr (kBatchCode<Fn> >= 0) {
-    DeviceGuard guard(out.device().index());
     if (a.dtype() == kFloat32 &&
         batch::try_scalar(batch::Code(kBatchCode<Fn>), out, a, s.to<float>()))
       return;

@@ -11,7 +11,6 @@ namespace ember {
 namespace cuda {
 namespace detail {
 
-namespace {
 bool sync_after_kernels() {
   static const bool on = [] {
     const char* v = std::getenv("EMBER_CUDA_SYNC");
@@ -19,7 +18,6 @@ bool sync_after_kernels() {
   }();
   return on;
 }
-}  // namespace
 
 void check_kernel(const char* op, const char* file, int line) {
   cudaError_t err = cudaGetLastError();

@@ -27,6 +27,9 @@ namespace detail {
                                                     " at ", file, ":", line));
 }
 
+// Whether EMBER_CUDA_SYNC=1 (non-empty, not "0") asks to synchronize after every kernel.
+bool sync_after_kernels();
+
 // After a kernel launch: reports a launch error, and with EMBER_CUDA_SYNC=1 in the
 // environment synchronizes the current stream so that a fault surfaces at the op that
 // caused it. `op` names the op ("add", "sum") in the error.

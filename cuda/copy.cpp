@@ -82,16 +82,12 @@ void copy_to_host(const Tensor& dst, const Tensor& src, bool non_blocking) {
   kernel<Op::copy>(kCPU)(dst, host, false);
 }
 
-// Both on one device: one memcpy when dense (recorded when tiny), else the device copy
-// kernel (copy_kernel.cu). Never waits.
-void copy_within_device(const Tensor& dst, const Tensor& src) { copy_on_device(dst, src); }
-
 // `waiter` (a stream of waiter_device) waits, on the device, for the work queued so far on
 // `signaler` (of signaler_device). The event may be destroyed while pending.
 void stream_wait(cudaStream_t waiter, int waiter_device, cudaStream_t signaler,
                  int signaler_device) {
   DeviceGuard on_signaler(signaler_device);  // an event and its stream share a device
-  batch::submit(signaler_device, signaler);   // the event must follow recorded small ops
+  batch::submit(signaler_device, signaler);  // the event must follow recorded small ops
   cudaEvent_t event = nullptr;
   EMBER_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
   cudaError_t err = cudaEventRecord(event, signaler);
@@ -137,7 +133,7 @@ void copy_kernel(const Tensor& dst, const Tensor& src, bool non_blocking) {
   if (src.is_cpu()) return copy_to_device(dst, src, non_blocking);
   if (dst.is_cpu()) return copy_to_host(dst, src, non_blocking);
   if (dst.device().index() != src.device().index()) return copy_across_devices(dst, src);
-  copy_within_device(dst, src);
+  copy_on_device(dst, src);  // one memcpy when dense (recorded when tiny); never waits
 }
 
 void fill_kernel(const Tensor& out, const Scalar& value) {

@@ -268,7 +268,6 @@ void floating(const char* name, const Tensor& out, const Tensor& in, IntArrayRef
 }
 
 void sum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
-  DeviceGuard guard(out.device().index());
   if (batch::try_reduce(batch::Code::kSum, out, in)) return;
   additive<SumR>("sum", out, in, dims);
 }
@@ -278,7 +277,6 @@ void prod_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Sc
 }
 
 void mean_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
-  DeviceGuard guard(out.device().index());
   if (batch::try_reduce(batch::Code::kMean, out, in)) return;
   floating<MeanR>("mean", out, in, dims);
 }
