@@ -4,6 +4,7 @@
 
 #include <ember/autograd/autograd.h>
 #include <ember/core/array_ref.h>
+#include <ember/core/context.h>
 #include <ember/core/device.h>
 #include <ember/core/dtype.h>
 #include <ember/core/error.h>

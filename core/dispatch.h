@@ -44,6 +44,37 @@ using CrossEntropyBackwardKernel = void (*)(const Tensor& grad_input, const Tens
                                             const Tensor& weight, const Tensor& lse,
                                             const Tensor& aux, const CrossEntropyArgs& args);
 
+// Convolution geometry (ops.def's conv2d family), [0] for H and [1] for W.
+struct ConvArgs {
+  int64_t stride[2] = {1, 1};
+  int64_t padding[2] = {0, 0};
+  int64_t dilation[2] = {1, 1};
+  int64_t groups = 1;
+};
+using ConvKernel = void (*)(const Tensor& out, const Tensor& input, const Tensor& weight,
+                            const Tensor& bias, const ConvArgs& args);
+using ConvBackwardInputKernel = void (*)(const Tensor& grad_input, const Tensor& grad_out,
+                                         const Tensor& weight, const ConvArgs& args);
+using ConvBackwardWeightKernel = void (*)(const Tensor& grad_weight, const Tensor& grad_out,
+                                          const Tensor& input, const ConvArgs& args);
+// Pooling windows (ops.def's pool family), [0] for H and [1] for W. With `adaptive` only the
+// output size (out's sizes) matters; otherwise windows start at i * stride - padding and take
+// kernel taps dilation apart (avg pools: dilation 1). divisor_override 0 means none.
+struct PoolArgs {
+  int64_t kernel[2] = {1, 1};
+  int64_t stride[2] = {1, 1};
+  int64_t padding[2] = {0, 0};
+  int64_t dilation[2] = {1, 1};
+  bool adaptive = false;
+  bool count_include_pad = true;  // avg: padded taps count in the divisor (windows clipped at
+                                  // H + padding, as PyTorch)
+  int64_t divisor_override = 0;
+};
+using PoolKernel = void (*)(const Tensor& out, const Tensor& indices, const Tensor& in,
+                            const PoolArgs& args);
+using PoolBackwardKernel = void (*)(const Tensor& grad_in, const Tensor& grad_out,
+                                    const Tensor& indices, const PoolArgs& args);
+
 // Fused optimizer steps (ops.def's *_step): host-side hyperparameters, passed by value to the
 // kernels so that nothing is read back from the device. PyTorch's formulas (optim/*.cpp).
 struct SgdStepArgs {

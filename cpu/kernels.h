@@ -18,6 +18,8 @@ void register_softmax_kernels();        // cpu/softmax.cpp
 void register_index_kernels();          // cpu/index.cpp
 void register_cross_entropy_kernels();  // cpu/cross_entropy.cpp (fused forward, backward)
 void register_optim_kernels();          // cpu/optim.cpp (fused optimizer steps)
+void register_conv_kernels();           // cpu/conv.cpp (conv2d and its two backward kernels)
+void register_pool_kernels();           // cpu/pool.cpp (max/avg pooling and their backward)
 
 }  // namespace cpu
 }  // namespace ember

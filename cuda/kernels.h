@@ -25,6 +25,10 @@ void register_arg_reduce_kernels();     // cuda/arg_reduce.cu (max_dim, min_dim)
 void register_softmax_kernels();        // cuda/softmax.cu (softmax, log_softmax)
 void register_cross_entropy_kernels();  // cuda/cross_entropy.cu (fused forward, backward)
 void register_optim_kernels();          // cuda/optim.cu (fused multi-tensor optimizer steps)
+// cuda/cudnn_conv.cpp (conv2d and its backward kernels through cuDNN), or cuda/no_cudnn.cpp in
+// builds without cuDNN (kernels that throw, naming the op)
+void register_conv_kernels();
+void register_pool_kernels();  // cuda/pool.cu (max/avg pooling and their backward)
 // cuda/copy_kernel.cu: dst = src converted to dst's dtype; both CUDA on one device, same
 // shape, any dtypes and strides. Runs on the current stream of the current device.
 void copy_on_device(const Tensor& dst, const Tensor& src);

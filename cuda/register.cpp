@@ -24,6 +24,8 @@ void register_backend() {
   register_softmax_kernels();
   register_cross_entropy_kernels();
   register_optim_kernels();
+  register_conv_kernels();
+  register_pool_kernels();
 }
 
 }  // namespace cuda

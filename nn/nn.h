@@ -3,9 +3,11 @@
 #pragma once
 
 #include <ember/nn/containers.h>
+#include <ember/nn/enums.h>
 #include <ember/nn/functional.h>
 #include <ember/nn/holder.h>
 #include <ember/nn/init.h>
+#include <ember/nn/layer_ops.h>
 #include <ember/nn/module.h>
 #include <ember/nn/modules/activation.h>
 #include <ember/nn/modules/dropout.h>

@@ -138,6 +138,7 @@ using CaseFn = std::function<void()>;
 using CaseList = std::vector<std::pair<std::string, CaseFn>>;
 CaseList elementwise_cases();  // test_cuda_parity.cpp: unary, binary, scalar, memory, random
 CaseList other_cases();        // test_cuda_parity_more.cpp: reductions, GEMM, softmax, index
+CaseList conv_cases_list();    // test_cuda_parity_conv.cpp: convolution and pooling
 
 // Skips the calling test without a GPU.
 #define PARITY_REQUIRE_GPU() \

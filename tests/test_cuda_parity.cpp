@@ -524,7 +524,7 @@ namespace {
 const std::map<std::string, CaseFn>& op_cases() {
   static const std::map<std::string, CaseFn> table = [] {
     std::map<std::string, CaseFn> m;
-    for (auto& list : {elementwise_cases(), other_cases()}) {
+    for (auto& list : {elementwise_cases(), other_cases(), conv_cases_list()}) {
       for (auto& [name, fn] : list) m[name] = fn;
     }
     return m;

@@ -89,3 +89,7 @@ void Function::launch_packed(Dim3, Dim3, size_t, std::vector<detail::KernelArg>&
 
 }  // namespace cuda
 }  // namespace ember
+
+namespace ember::cudnn {
+bool is_available() { return false; }
+}  // namespace ember::cudnn
