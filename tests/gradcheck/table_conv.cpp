@@ -21,6 +21,8 @@ tensor_list conv_grads(const tensor_list& x) {
   return {g[0], g[1]};
 }
 
+// Pool gradients as functions of (x, c): linear in c, so c requires grad to record the
+// backward kernels (max: a scatter whose own gradient is a gather).
 tensor_list max_pool_grad(const tensor_list& x) {
   Tensor y = ember::max_pool2d(x[0], 2, 1);
   return {ember::autograd::grad({(y * x[1]).sum()}, {x[0]}, {}, true, true)[0]};
@@ -117,7 +119,7 @@ Register reg({
                                        .to(ember::kFloat64)
                                        .view({1, 2, 4, 4})
                                        .requires_grad_(true),
-                                   constant({1, 2, 3, 3}, d)});
+                                   input({1, 2, 3, 3}, d)});
      }},
     {"max_pool1d/with indices ceil_mode", fn1([](const tensor_list& x) {
        return std::get<0>(ember::max_pool1d_with_indices(x[0], 3, 2, 1, 1, true));
@@ -147,7 +149,7 @@ Register reg({
      }),
      [](Device d) { return one("[3, 6, 5] unbatched", {input({3, 6, 5}, d)}); }},
     {"avg_pool2d/backward", avg_pool_grad,
-     [](Device d) { return one("[1, 2, 5, 5]", {input({1, 2, 5, 5}, d), constant({1, 2, 3, 3}, d)}); }},
+     [](Device d) { return one("[1, 2, 5, 5]", {input({1, 2, 5, 5}, d), input({1, 2, 3, 3}, d)}); }},
     {"avg_pool1d", fn1([](const tensor_list& x) { return ember::avg_pool1d(x[0], 3, 2, 1); }),
      [](Device d) { return one("[2, 3, 7]", {input({2, 3, 7}, d)}); }},
     {"adaptive_avg_pool2d/5x7 to 3x4 and 1x1", fn1([](const tensor_list& x) {
