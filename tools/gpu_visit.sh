@@ -18,10 +18,11 @@ cd "$ROOT" || exit 1
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 
 # The device returns at most 8 files from OUT: machine.txt, build.log, tests.log,
-# sanitizer.log, bench.log, bench.json (all three benchmarks, merged), mlp.log and summary.txt.
-# The MLP runs need Fashion-MNIST's .gz files in MLP_DATA (default .device/data) and, for the
-# mlp example and its LibTorch twin, CLI11 and nlohmann-json headers (.device/include).
-# SANITIZE=0 skips compute-sanitizer (a visit that only times); SKIP="mlp cuda_bench ..."
+# sanitizer.log, bench.log (also the conv_bench step), bench.json (all the benchmarks, merged),
+# mlp.log (the mlp and cnn steps) and summary.txt.
+# The MLP and CNN runs need Fashion-MNIST's .gz files in MLP_DATA (default .device/data) and,
+# for the examples and their LibTorch twins, CLI11 and nlohmann-json headers (.device/include).
+# SANITIZE=0 skips compute-sanitizer (a visit that only times); SKIP="mlp cnn cuda_bench ..."
 # skips the steps so named (their names are the summary's).
 declare -A status
 left() { echo $((BUDGET - SECONDS)); }  # seconds left in the visit
@@ -45,6 +46,16 @@ step() {  # step NAME LOGFILE LIMIT_S command...: runs under a time limit, logs,
   return 1
 }
 min() { echo $(($1 < $2 ? $1 : $2)); }
+# within MAX_S command...: for the steps that are shell functions; runs the command under a
+# limit of MAX_S seconds or what is left until $deadline (the caller sets it), whichever is
+# less; 124 without running it when under 5 s are left.
+within() {
+  local t=$1
+  shift
+  ((deadline - SECONDS < t)) && t=$((deadline - SECONDS))
+  if ((t < 5)); then echo "== out of time, not run: $*"; return 124; fi
+  timeout --kill-after=5 "$t" "$@"
+}
 
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv
@@ -100,6 +111,25 @@ done
 step pytorch_cuda_bench bench.log "$(min 90 $(($(left) - 30)))" \
   bash -c "python3 '$ROOT/benchmarks/pytorch_cuda_bench.py' | tee '$SCRATCH/pytorch_cuda_bench.jsonl'"
 
+# ---- cuDNN: conv2 of examples/cnn (b128, 32->64, 14x14, 3x3, fp32, TF32 off), forward and
+# forward + backward, ember then PyTorch, with cuDNN's heuristics and with benchmark mode ----
+conv_benches() {
+  local deadline=$((SECONDS + $1)) rc=0 flags
+  for flags in "" --cudnn-benchmark; do
+    if [ -x "$BUILD/benchmarks/conv_bench" ]; then
+      within 30 "$BUILD/benchmarks/conv_bench" $flags | tee -a "$SCRATCH/conv_bench.jsonl" || rc=1
+    else
+      echo "conv_bench not built"
+      rc=1
+    fi
+    within 45 python3 "$ROOT/benchmarks/pytorch_conv_bench.py" $flags |
+      tee -a "$SCRATCH/conv_bench.jsonl" || rc=1
+  done
+  return $rc
+}
+CONV_LIMIT=$(min 100 $(($(left) - 30)))
+step conv_bench bench.log "$CONV_LIMIT" conv_benches "$CONV_LIMIT"
+
 # ---- TF32 8192^3 batch by batch from an idle GPU, ember then PyTorch, with nvidia-smi
 # sampling clocks, power and the clock event reasons (0x4: SW power cap) every 100 ms ----
 tf32_idle() {
@@ -140,6 +170,39 @@ mlp_runs() {
   done
 }
 step mlp mlp.log "$(min 200 $(($(left) - 60)))" mlp_runs
+
+# ---- the CNN workload (../shared/PERF.md, docs/cnn.md): ember vs LibTorch alternately at
+# batch 128 with TF32 off, PyTorch eager and with the step in a CUDA graph, the same with TF32
+# on, the accuracy with the defaults, and --bn with Adam for 10 epochs (ember and PyTorch) ----
+cnn_runs() {
+  local deadline=$((SECONDS + $1)) rc=0
+  local common=(--data "$MLP_DATA" --device cuda --epochs 3 --batch-size 128)
+  local pt="$ROOT/benchmarks/pytorch_cnn.py"
+  [ -f "$MLP_DATA/train-images-idx3-ubyte.gz" ] || { echo "no Fashion-MNIST in $MLP_DATA"; return 1; }
+  echo "== batch 128, TF32 off: ember and LibTorch alternately"
+  ROUNDS=2 OUT="$SCRATCH/cnn" within 90 "$ROOT/tools/cnn_compare.sh" "$BUILD" "${common[@]}" || rc=1
+  cat "$SCRATCH"/cnn/*.log 2>/dev/null
+  cp "$SCRATCH/cnn/cnn_compare.json" "$SCRATCH/cnn_compare.json" 2>/dev/null
+  echo "== batch 128, TF32 off: PyTorch eager, then the whole step in a CUDA graph"
+  within 40 python3 "$pt" "${common[@]}" | tee "$SCRATCH/pytorch_cnn.log" || rc=1
+  within 40 python3 "$pt" "${common[@]}" --graph | tee "$SCRATCH/pytorch_cnn_graph.log" || rc=1
+  echo "== batch 128, TF32 on: ember and LibTorch, then PyTorch"
+  ROUNDS=1 OUT="$SCRATCH/cnn_tf32" within 50 "$ROOT/tools/cnn_compare.sh" "$BUILD" "${common[@]}" \
+    --tf32 || rc=1
+  cat "$SCRATCH"/cnn_tf32/*.log 2>/dev/null
+  cp "$SCRATCH/cnn_tf32/cnn_compare.json" "$SCRATCH/cnn_compare_tf32.json" 2>/dev/null
+  within 40 python3 "$pt" "${common[@]}" --tf32 | tee "$SCRATCH/pytorch_cnn_tf32.log" || rc=1
+  echo "== accuracy: cnn with its defaults (3 epochs, batch 128, SGD lr 0.05 momentum 0.9)"
+  within 40 "$BUILD/examples/cnn" --data "$MLP_DATA" | tee "$SCRATCH/cnn_default.log" || rc=1
+  echo "== accuracy: --bn --optimizer adam --epochs 10, ember then PyTorch"
+  within 60 "$BUILD/examples/cnn" --data "$MLP_DATA" --bn --optimizer adam --epochs 10 |
+    tee "$SCRATCH/cnn_bn_adam.log" || rc=1
+  within 60 python3 "$pt" --data "$MLP_DATA" --bn --optimizer adam --epochs 10 |
+    tee "$SCRATCH/pytorch_cnn_bn_adam.log" || rc=1
+  return $rc
+}
+CNN_LIMIT=$(min 240 $(($(left) - 60)))
+step cnn mlp.log "$CNN_LIMIT" cnn_runs "$CNN_LIMIT"
 
 # ---- compute-sanitizer over the CUDA test programs, in parallel, with the time left ----
 # Small shapes for the parity sweep (each launch is ~100x slower under the tools), and a few
@@ -235,13 +298,18 @@ def lines(name):
     except OSError:
         pass
     return res
+conv = []  # conv_bench and pytorch_conv_bench: one object per line, as printed
+try:
+    conv = [json.loads(l) for l in open(os.path.join(scratch, "conv_bench.jsonl")) if l.startswith("{")]
+except (OSError, ValueError):
+    pass
 json.dump({"ember": google("cuda_bench"), "libtorch": google("libtorch_cuda_bench"),
-           "pytorch": lines("pytorch_cuda_bench")}, open(out, "w"), indent=1)
+           "pytorch": lines("pytorch_cuda_bench"), "conv": conv}, open(out, "w"), indent=1)
 PY
 
 summary() {
   echo "== ember GPU visit: $(sed -n 2p "$OUT/machine.txt")"
-  for name in configure build ctest ctest_nobatch tf32_idle cuda_bench libtorch_cuda_bench pytorch_cuda_bench mlp sanitizer; do
+  for name in configure build ctest ctest_nobatch tf32_idle cuda_bench libtorch_cuda_bench pytorch_cuda_bench conv_bench mlp cnn sanitizer; do
     printf '%-20s %s\n' "$name" "${status[$name]:-skipped}"
   done
   grep -E 'tests passed|tests failed' "$OUT/tests.log" 2>/dev/null
@@ -305,6 +373,68 @@ try:
           f" (mean {100 * sum(accs) / len(accs):.2f}%)")
 except (OSError, ValueError, IndexError, KeyError):
     print("mlp defaults: no result")
+PY
+  python3 - "$OUT/bench.json" <<'PY'
+import json, sys
+try:
+    conv = json.load(open(sys.argv[1])).get("conv", [])
+except (OSError, ValueError):
+    conv = []
+if not conv:
+    print("\nconv2 (cuDNN): no result")
+    sys.exit(0)
+print(f"\n{'conv2 b128 32->64 14x14 3x3':<28} {'ember us':>9} {'pytorch us':>10} {'vs pt':>6} "
+      f"{'ember TF/s':>10}  (device time; wall us ember / pytorch)")
+for bench in (False, True):
+    for name in ("conv2_fwd", "conv2_fwd_bwd"):
+        row = {("ember" if r["framework"] == "ember" else "pytorch"): r for r in conv
+               if r["name"] == name and r["cudnn_benchmark"] == bench}
+        e, p = row.get("ember"), row.get("pytorch")
+        f = lambda r, k: f"{r[k]:.1f}" if r else "-"
+        ratio = f"{p['device_us'] / e['device_us']:.2f}" if e and p else "-"
+        label = name + (" (benchmark)" if bench else "")
+        print(f"{label:<28} {f(e, 'device_us'):>9} {f(p, 'device_us'):>10} {ratio:>6} "
+              f"{f(e, 'tflops'):>10}  ({f(e, 'wall_us')} / {f(p, 'wall_us')})")
+print("(vs pt: PyTorch's device time over ember's; > 1 means ember is faster)")
+PY
+  python3 - "$SCRATCH" <<'PY'
+import json, os, sys
+scratch = sys.argv[1]
+def last(name):  # the result JSON: the last line of a log
+    try:
+        return json.loads(open(os.path.join(scratch, name)).read().strip().splitlines()[-1])
+    except (OSError, ValueError, IndexError):
+        return None
+def compare(name):
+    try:
+        c = json.load(open(os.path.join(scratch, name)))
+        return c["ember"], c["libtorch"]
+    except (OSError, ValueError, KeyError):
+        return None, None
+n = lambda v: f"{v:.0f}" if v else "-"
+pct = lambda r: f"{100 * r['test_acc']:.2f}%" if r else "-"
+print(f"\n{'CNN b128 samples/s':<18} {'ember':>9} {'libtorch':>9} {'pytorch':>9} {'pt+graph':>9} "
+      f"{'vs lt':>6} {'vs pt':>6} {'vs graph':>8}")
+for label, cmp_name, pt_name, graph_name in (
+        ("TF32 off", "cnn_compare.json", "pytorch_cnn.log", "pytorch_cnn_graph.log"),
+        ("TF32 on", "cnn_compare_tf32.json", "pytorch_cnn_tf32.log", None)):
+    e, t = compare(cmp_name)
+    p, g = last(pt_name), last(graph_name) if graph_name else None
+    es = e["samples_per_s"] if e else None
+    ts = t["samples_per_s"] if t else None
+    ps = p["train_samples_per_s"] if p else None
+    gs = g["train_samples_per_s"] if g else None
+    r = lambda o: f"{es / o:.2f}" if es and o else "-"
+    print(f"{label:<18} {n(es):>9} {n(ts):>9} {n(ps):>9} {n(gs):>9} {r(ts):>6} {r(ps):>6} {r(gs):>8}")
+    acc = lambda x: f"{100 * x['test_acc']:.2f}%" if x else "-"
+    print(f"{'  test accuracy':<18} {acc(e):>9} {acc(t):>9} {pct(p):>9} {pct(g):>9}")
+d = last("cnn_default.log")
+print(f"cnn defaults (3 epochs, SGD): test accuracy {pct(d)}" +
+      (f", {d['train_samples_per_s']:.0f} samples/s, wall {d['wall_s']:.1f} s" if d else ""))
+eb, pb = last("cnn_bn_adam.log"), last("pytorch_cnn_bn_adam.log")
+print(f"cnn --bn --optimizer adam --epochs 10: test accuracy ember {pct(eb)}, PyTorch {pct(pb)}" +
+      (f"; ember {eb['train_samples_per_s']:.0f} samples/s" if eb else "") +
+      (f", PyTorch {pb['train_samples_per_s']:.0f}" if pb else ""))
 PY
 }
 summary | tee "$OUT/summary.txt"
