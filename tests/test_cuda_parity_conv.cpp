@@ -147,7 +147,7 @@ void max_pool_case() {
                (y * y).sum().backward();
                return Tensors{y.detach(), idx, xi.grad()};
              },
-             {x}, elementwise_tol());
+             {x.cpu}, {x.gpu}, elementwise_tol());
     }
   }
   const Pair x = from_values({1, NAN, 3, 3, 2, 2, -1, 5, 5}, {1, 1, 3, 3}, kFloat32);
@@ -157,7 +157,7 @@ void max_pool_case() {
            auto [a, ai] = ember::adaptive_max_pool2d(in[0], {2, 2});
            return Tensors{y, idx, a, ai};
          },
-         {x}, exact());
+         {x.cpu}, {x.gpu}, exact());
 }
 
 void avg_pool_case() {
@@ -179,7 +179,7 @@ void avg_pool_case() {
                  (y * y).sum().backward();
                  return Tensors{y.detach(), xi.grad()};
                },
-               {x}, elementwise_tol());
+               {x.cpu}, {x.gpu}, elementwise_tol());
       }
     }
   }
@@ -195,7 +195,7 @@ void avg_pool_case() {
                (a.sum() + (m * m).sum() + one.sum()).backward();
                return Tensors{a.detach(), m.detach(), mi, one.detach(), xi.grad()};
              },
-             {x}, elementwise_tol());
+             {x.cpu}, {x.gpu}, elementwise_tol());
     }
   }
 }
@@ -216,7 +216,7 @@ void pool_double_backward_case(bool max) {
                (g[0] * g[0]).sum().backward();
                return Tensors{g[0].detach(), xi.grad()};
              },
-             {x}, elementwise_tol());
+             {x.cpu}, {x.gpu}, elementwise_tol());
     }
   }
 }
