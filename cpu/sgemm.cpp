@@ -1,10 +1,12 @@
-// Packed float32 GEMM (the BLIS loop nest): B is packed into 16-wide column slivers, A into
-// 6-high row slivers, and a 6x16 AVX2/FMA micro-kernel keeps the 12 accumulators in registers.
-// Any strides are packed (transposed operands through 8x8 register transposes), and a product
-// is cut into one independent tile per thread, each packing its own operands.
+// Packed float32 GEMM (the BLIS loop nest): B is packed into column slivers, A into row
+// slivers, and a micro-kernel keeps its accumulators in registers. Any strides are packed
+// (transposed operands through register transposes), and a product is cut into one
+// independent tile per thread, each packing its own operands. The loops here serve two
+// kernels: AVX2's 6x16 (this file) and AVX-512's 12x32 (sgemm_avx512.cpp), picked at run time.
 #include <ember/cpu/sgemm.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -15,8 +17,8 @@
 
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
-#include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
+#include <ember/cpu/sgemm_kernels.h>
 
 namespace ember {
 namespace cpu {
@@ -24,29 +26,11 @@ namespace cpu {
 #if defined(__AVX2__) && defined(__FMA__)  // kHasPackedSgemm
 namespace {
 
+// ---- the AVX2/FMA kernel ----
+
 // Register block (kMr x kNr), and cache blocks: a kc x kNr sliver of B stays in L1 (kc <=
 // kKc), a kMc x kc block of A in L2, a kc x kNc panel of B in L2/L3.
 constexpr int64_t kMr = 6, kNr = 16, kKc = 256, kMc = 144, kNc = 2048;
-// Packing writes whole 8-float vectors, up to this many floats past a sliver's end.
-constexpr int64_t kSlack = 16;
-
-// A 64-byte aligned scratch buffer per thread, grown on demand and kept for later calls.
-float* scratch(int slot, size_t n) {
-  struct Buffer {
-    std::unique_ptr<float[], void (*)(void*)> p{nullptr, std::free};
-    size_t size = 0;
-  };
-  thread_local Buffer buffers[3];
-  Buffer& b = buffers[slot];
-  n += kSlack;
-  if (b.size < n) {
-    const size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
-    b.p.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
-    EMBER_CHECK(b.p != nullptr, "addmm: out of memory for a ", bytes, "-byte packing buffer");
-    b.size = n;
-  }
-  return b.p.get();
-}
 
 // r[i] = column i of the 8x8 matrix whose rows are r[0..7].
 inline void transpose8(__m256 r[8]) {
@@ -243,46 +227,99 @@ void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const float* ap, const flo
   }
 }
 
+constexpr SgemmKernel kAvx2{"avx2", kMr, kNr, kKc, kMc, kNc, pack_a, pack_b, macro_kernel};
+
+// ---- kernel choice ----
+
+bool cpu_runs_avx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+}
+
+// The kernel named `name` ("avx2", "avx512"), the fastest one this CPU runs for "auto", or
+// nullptr when this CPU or build lacks it.
+const SgemmKernel* find_kernel(const char* name) {
+  static const SgemmKernel* const avx512 = cpu_runs_avx512() ? avx512_sgemm_kernel() : nullptr;
+  if (std::strcmp(name, "auto") == 0) return avx512 != nullptr ? avx512 : &kAvx2;
+  if (std::strcmp(name, "avx512") == 0) return avx512;
+  if (std::strcmp(name, "avx2") == 0) return &kAvx2;
+  return nullptr;
+}
+
+std::atomic<const SgemmKernel*> g_kernel{nullptr};
+
+// The kernel in use: on the first call, EMBER_SGEMM's choice when this CPU runs it, else "auto".
+const SgemmKernel& current_kernel() {
+  const SgemmKernel* k = g_kernel.load(std::memory_order_acquire);
+  if (k == nullptr) {
+    const char* env = std::getenv("EMBER_SGEMM");
+    k = env != nullptr ? find_kernel(env) : nullptr;
+    if (k == nullptr) k = find_kernel("auto");
+    const SgemmKernel* expected = nullptr;
+    if (!g_kernel.compare_exchange_strong(expected, k, std::memory_order_acq_rel)) k = expected;
+  }
+  return *k;
+}
+
+// ---- the loops, for any kernel ----
+
+// A 64-byte aligned scratch buffer per thread, grown on demand and kept for later calls.
+float* scratch(int slot, size_t n) {
+  struct Buffer {
+    std::unique_ptr<float[], void (*)(void*)> p{nullptr, std::free};
+    size_t size = 0;
+  };
+  thread_local Buffer buffers[3];
+  Buffer& b = buffers[slot];
+  n += kSgemmSlack;
+  if (b.size < n) {
+    const size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
+    b.p.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
+    EMBER_CHECK(b.p != nullptr, "addmm: out of memory for a ", bytes, "-byte packing buffer");
+    b.size = n;
+  }
+  return b.p.get();
+}
+
 // ceil(n / parts) rounded up to a multiple of align.
 int64_t split_size(int64_t n, int64_t parts, int64_t align) {
   return ((n + parts - 1) / parts + align - 1) / align * align;
 }
 
 // c[m, n] = alpha * a @ b + beta * c on the calling thread, over the whole k.
-void sgemm_tile(int64_t m, int64_t n, int64_t k, float alpha, StridedMatrix a, StridedMatrix b,
-                float beta, float* c, int64_t ldc) {
+void sgemm_tile(const SgemmKernel& kr, int64_t m, int64_t n, int64_t k, float alpha,
+                StridedMatrix a, StridedMatrix b, float beta, float* c, int64_t ldc) {
   // Equal k blocks (784 = 4 x 196, not 3 x 256 + 16): a thin last block would pay a full
   // pass over c for little work.
-  const int64_t kc_max = split_size(k, (k + kKc - 1) / kKc, 1);
-  const int64_t mc_max = split_size(m, (m + kMc - 1) / kMc, kMr);
-  for (int64_t jc = 0; jc < n; jc += kNc) {
-    const int64_t nc = std::min(kNc, n - jc);
+  const int64_t kc_max = split_size(k, (k + kr.kc - 1) / kr.kc, 1);
+  const int64_t mc_max = split_size(m, (m + kr.mc - 1) / kr.mc, kr.mr);
+  for (int64_t jc = 0; jc < n; jc += kr.nc) {
+    const int64_t nc = std::min(kr.nc, n - jc);
     for (int64_t pc = 0; pc < k; pc += kc_max) {
       const int64_t kc = std::min(kc_max, k - pc);
-      float* bp = scratch(0, static_cast<size_t>((nc + kNr - 1) / kNr * kNr * kc));
-      pack_b(bp, StridedMatrix{b.p + pc * b.rs + jc * b.cs, b.rs, b.cs}, kc, nc);
+      float* bp = scratch(0, static_cast<size_t>((nc + kr.nr - 1) / kr.nr * kr.nr * kc));
+      kr.pack_b(bp, StridedMatrix{b.p + pc * b.rs + jc * b.cs, b.rs, b.cs}, kc, nc);
       const float step_beta = pc == 0 ? beta : 1.f;  // later k blocks accumulate
       for (int64_t ic = 0; ic < m; ic += mc_max) {
         const int64_t mc = std::min(mc_max, m - ic);
-        float* ap = scratch(1, static_cast<size_t>((mc + kMr - 1) / kMr * kMr * kc));
-        pack_a(ap, StridedMatrix{a.p + ic * a.rs + pc * a.cs, a.rs, a.cs}, mc, kc);
-        macro_kernel(mc, nc, kc, ap, bp, c + ic * ldc + jc, ldc, alpha, step_beta);
+        float* ap = scratch(1, static_cast<size_t>((mc + kr.mr - 1) / kr.mr * kr.mr * kc));
+        kr.pack_a(ap, StridedMatrix{a.p + ic * a.rs + pc * a.cs, a.rs, a.cs}, mc, kc);
+        kr.macro_kernel(mc, nc, kc, ap, bp, c + ic * ldc + jc, ldc, alpha, step_beta);
       }
     }
   }
 }
 
-}  // namespace
-
-void sgemm_packed(int64_t m, int64_t n, int64_t k, float alpha, StridedMatrix a, StridedMatrix b,
-                  float beta, float* c, int64_t ldc, bool parallel) {
-  // A narrow output (the 10 classes of a classifier): 16-wide column slivers would be mostly
+void sgemm_run(const SgemmKernel& kr, int64_t m, int64_t n, int64_t k, float alpha, StridedMatrix a,
+               StridedMatrix b, float beta, float* c, int64_t ldc, bool parallel) {
+  // A narrow output (the 10 classes of a classifier): column slivers would be mostly
   // padding, so solve c^T = b^T a^T (whose columns are c's rows) into scratch and add it
   // back transposed; that costs one pass over the small c.
-  if (n < kNr && m >= 2 * kNr) {
+  if (n < kr.nr && m >= 2 * kr.nr) {
     float* ct = scratch(2, static_cast<size_t>(n * m));
-    sgemm_packed(n, m, k, alpha, StridedMatrix{b.p, b.cs, b.rs}, StridedMatrix{a.p, a.cs, a.rs},
-                 0.f, ct, m, parallel);
+    sgemm_run(kr, n, m, k, alpha, StridedMatrix{b.p, b.cs, b.rs}, StridedMatrix{a.p, a.cs, a.rs},
+              0.f, ct, m, parallel);
     for (int64_t i = 0; i < m; ++i) {
       float* row = c + i * ldc;
       for (int64_t j = 0; j < n; ++j) {
@@ -300,26 +337,51 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, float alpha, StridedMatrix a,
   for (int64_t r = 1; r <= threads; ++r) {
     if (threads % r != 0) continue;
     const int64_t cols = threads / r;
-    if ((r > 1 && m < r * kMr) || (cols > 1 && n < cols * kNr)) continue;
-    const int64_t mt = split_size(m, r, kMr), nt = split_size(n, cols, kNr);
+    if ((r > 1 && m < r * kr.mr) || (cols > 1 && n < cols * kr.nr)) continue;
+    const int64_t mt = split_size(m, r, kr.mr), nt = split_size(n, cols, kr.nr);
     const int64_t cost = mt * nt + 8 * (mt + nt);  // multiply-adds plus packing, per k
     if (best < 0 || cost < best) best = cost, tm = r, tn = cols;
   }
   if (tm * tn == 1) {
-    sgemm_tile(m, n, k, alpha, a, b, beta, c, ldc);
+    sgemm_tile(kr, m, n, k, alpha, a, b, beta, c, ldc);
     return;
   }
-  const int64_t mt = split_size(m, tm, kMr), nt = split_size(n, tn, kNr);
+  const int64_t mt = split_size(m, tm, kr.mr), nt = split_size(n, tn, kr.nr);
   parallel_for(0, tm * tn, 1, [&](int64_t t0, int64_t t1) {
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t i0 = (t / tn) * mt, j0 = (t % tn) * nt;
       const int64_t h = std::min(mt, m - i0), w = std::min(nt, n - j0);
       if (h <= 0 || w <= 0) continue;
-      sgemm_tile(h, w, k, alpha, StridedMatrix{a.p + i0 * a.rs, a.rs, a.cs},
+      sgemm_tile(kr, h, w, k, alpha, StridedMatrix{a.p + i0 * a.rs, a.rs, a.cs},
                  StridedMatrix{b.p + j0 * b.cs, b.rs, b.cs}, beta, c + i0 * ldc + j0, ldc);
     }
   });
 }
+
+}  // namespace
+
+void sgemm_packed(int64_t m, int64_t n, int64_t k, float alpha, StridedMatrix a, StridedMatrix b,
+                  float beta, float* c, int64_t ldc, bool parallel) {
+  sgemm_run(current_kernel(), m, n, k, alpha, a, b, beta, c, ldc, parallel);
+}
+
+const char* sgemm_kernel_name() { return current_kernel().name; }
+
+bool set_sgemm_kernel(const char* name) {
+  const SgemmKernel* k = find_kernel(name);
+  if (k == nullptr) return false;
+  g_kernel.store(k, std::memory_order_release);
+  return true;
+}
+
+#else  // no packed kernel: callers use Eigen
+
+void sgemm_packed(int64_t, int64_t, int64_t, float, StridedMatrix, StridedMatrix, float, float*,
+                  int64_t, bool) {
+  EMBER_CHECK(false, "addmm: this build has no packed SGEMM kernel (built without AVX2/FMA)");
+}
+const char* sgemm_kernel_name() { return "none"; }
+bool set_sgemm_kernel(const char*) { return false; }
 
 #endif
 

@@ -1,10 +1,14 @@
 // Linear algebra and softmax against naive loops: matmul (1-D to N-D, batch broadcasting),
 // mm bmm addmm linear with transposed/strided/expanded operands; softmax, log_softmax.
+#include <ember/cpu/sgemm.h>
 #include <ember/ember.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 #include "reference.h"
 
@@ -222,14 +226,37 @@ TEST(Matmul, Linear) {
   }
 }
 
-// The packed float32 kernel's edges: ragged row slivers (m % 6) and column slivers (n % 16),
-// several k blocks (k > 256), both layouts of each operand, beta 0 / 1 / other, alpha != 1,
-// and the per-thread tiling on 1, 2 and 3 threads.
+// The packed float32 kernels available on this CPU ("avx2", and "avx512" where the CPU runs
+// it): each test below runs once per kernel, forced with cpu::set_sgemm_kernel.
+std::vector<std::string> sgemm_kernels() {
+  std::vector<std::string> names;
+  for (const char* k : {"avx2", "avx512"}) {
+    if (cpu::set_sgemm_kernel(k)) names.push_back(k);
+  }
+  cpu::set_sgemm_kernel("auto");
+  return names;
+}
+
+// Restores the automatic kernel choice when a test ends, even by a failed assertion.
+struct AutoSgemmKernel {
+  ~AutoSgemmKernel() { cpu::set_sgemm_kernel("auto"); }
+};
+
+// The packed float32 kernels' edges: ragged row slivers (m % 6, m % 12) and column slivers
+// (n % 16, n % 32), several k blocks (k > 256), several row blocks (m > 288) and column
+// panels (n > 2048), both layouts of each operand, beta 0 / 1 / other, alpha != 1, and the
+// per-thread tiling on 1, 2 and 3 threads; for each kernel the CPU runs.
 TEST(Matmul, PackedSgemmEdgesLayoutsAndThreads) {
+  std::vector<std::string> kernels = sgemm_kernels();
+  if (kernels.empty()) kernels.push_back("none");  // a build without them: Eigen only
+  if (kernels.size() == 1)
+    std::printf("note: this CPU runs only the %s kernel\n", kernels[0].c_str());
+  AutoSgemmKernel restore;
   ref::Rng rng(66);
   const int saved_threads = get_num_threads();
-  const int64_t shapes[][3] = {{40, 520, 70}, {6, 64, 96},   {7, 300, 17},
-                               {13, 80, 33},  {64, 260, 10}, {130, 20, 100}};
+  const int64_t shapes[][3] = {{40, 520, 70}, {6, 64, 96},    {7, 300, 17}, {13, 80, 33},
+                               {64, 260, 10}, {130, 20, 100}, {25, 40, 65}, {12, 64, 32},
+                               {23, 300, 63}, {300, 24, 40},  {8, 16, 2100}};
   int rep = 0;
   for (const auto& s : shapes) {
     const int64_t m = s[0], k = s[1], n = s[2];
@@ -258,17 +285,85 @@ TEST(Matmul, PackedSgemmEdgesLayoutsAndThreads) {
           want[static_cast<size_t>(f)] =
               beta * c.v[static_cast<size_t>(f % n)] + alpha * ab[static_cast<size_t>(f)];
         }
-        for (int threads : {1, 2, 3}) {
-          set_num_threads(threads);
-          SCOPED_TRACE(ref::str(a.s) + " @ " + ref::str(b.s) + " ta " + std::to_string(ta) +
-                       " tb " + std::to_string(tb) + " threads " + std::to_string(threads));
-          EXPECT_TRUE(ref::matches(addmm(c.t, a.t, b.t, beta, alpha), kFloat32, {m, n}, want,
-                                   mm_rtol(kFloat32), mm_atol(kFloat32, k)));
+        for (const std::string& kernel : kernels) {
+          ASSERT_TRUE(kernel == "none" || cpu::set_sgemm_kernel(kernel.c_str()));
+          for (int threads : {1, 2, 3}) {
+            set_num_threads(threads);
+            SCOPED_TRACE(kernel + ": " + ref::str(a.s) + " @ " + ref::str(b.s) + " ta " +
+                         std::to_string(ta) + " tb " + std::to_string(tb) + " threads " +
+                         std::to_string(threads));
+            EXPECT_TRUE(ref::matches(addmm(c.t, a.t, b.t, beta, alpha), kFloat32, {m, n}, want,
+                                     mm_rtol(kFloat32), mm_atol(kFloat32, k)));
+          }
         }
       }
     }
   }
   set_num_threads(saved_threads);
+}
+
+// The packed kernels called directly, for what addmm never sends them: k of 1 to 3, operands
+// with no unit stride, an output row stride wider than n (the gap must stay untouched), and a
+// narrow output (n < 16, solved transposed); against a double loop, for each kernel.
+TEST(Matmul, PackedSgemmDirectTinyKAndStrides) {
+  const std::vector<std::string> kernels = sgemm_kernels();
+  if (kernels.empty()) GTEST_SKIP() << "no packed SGEMM kernel in this build";
+  AutoSgemmKernel restore;
+  ref::Rng rng(67);
+  // m, k, n and the layouts of a and b: 1 row-major, -1 column-major, 2 every other column
+  // of every other row (no unit stride).
+  const int64_t cases[][5] = {{37, 1, 70, 1, 1},   {13, 2, 33, -1, -1}, {25, 3, 65, 2, 2},
+                              {30, 40, 50, 2, -1}, {12, 9, 32, -1, 2},  {70, 20, 9, 1, -1}};
+  for (const auto& t : cases) {
+    const int64_t m = t[0], k = t[1], n = t[2];
+    const int64_t ldc = n + 5;
+    // Element strides of a [rows, cols] operand; the buffers hold 4 * rows * cols floats.
+    auto strides = [](int64_t layout, int64_t rows, int64_t cols, int64_t* rs, int64_t* cs) {
+      if (layout < 0) {
+        *rs = 1, *cs = rows;
+      } else if (layout == 1) {
+        *rs = cols, *cs = 1;
+      } else {
+        *rs = 4 * cols, *cs = 2;
+      }
+    };
+    int64_t ars, acs, brs, bcs;
+    strides(t[3], m, k, &ars, &acs);
+    strides(t[4], k, n, &brs, &bcs);
+    std::vector<double> av = ref::random_values(rng, 4 * m * k, kFloat32, -1, 1);
+    std::vector<double> bv = ref::random_values(rng, 4 * k * n, kFloat32, -1, 1);
+    std::vector<double> cv = ref::random_values(rng, m * ldc, kFloat32, -1, 1);
+    std::vector<float> a(av.begin(), av.end()), b(bv.begin(), bv.end());
+    for (const std::string& kernel : kernels) {
+      ASSERT_TRUE(cpu::set_sgemm_kernel(kernel.c_str()));
+      for (const float beta : {0.f, 1.f, -0.5f}) {
+        const float alpha = beta == 1.f ? 1.f : 1.5f;
+        std::vector<float> c(cv.begin(), cv.end());
+        cpu::sgemm_packed(m, n, k, alpha, {a.data(), ars, acs}, {b.data(), brs, bcs}, beta,
+                          c.data(), ldc, /*parallel=*/true);
+        SCOPED_TRACE(kernel + ": m " + std::to_string(m) + " k " + std::to_string(k) + " n " +
+                     std::to_string(n) + " beta " + std::to_string(beta));
+        double worst = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < ldc; ++j) {
+            double want = cv[static_cast<size_t>(i * ldc + j)];  // the gap past n: untouched
+            if (j < n) {
+              double acc = 0;
+              for (int64_t p = 0; p < k; ++p) {
+                acc += static_cast<double>(a[static_cast<size_t>(i * ars + p * acs)]) *
+                       b[static_cast<size_t>(p * brs + j * bcs)];
+              }
+              want = alpha * acc + (beta == 0.f ? 0.0 : beta * want);
+            }
+            const double err = std::fabs(c[static_cast<size_t>(i * ldc + j)] - want) /
+                               (mm_atol(kFloat32, k) + mm_rtol(kFloat32) * std::fabs(want));
+            worst = std::max(worst, err);
+          }
+        }
+        EXPECT_LE(worst, 1.0);
+      }
+    }
+  }
 }
 
 // ---- softmax ----
