@@ -19,9 +19,7 @@ bool Context::benchmarkCuDNN() const { return g_benchmark.load(std::memory_order
 void Context::setDeterministicCuDNN(bool on) {
   g_deterministic.store(on, std::memory_order_relaxed);
 }
-bool Context::deterministicCuDNN() const {
-  return g_deterministic.load(std::memory_order_relaxed);
-}
+bool Context::deterministicCuDNN() const { return g_deterministic.load(std::memory_order_relaxed); }
 void Context::setAllowTF32CuDNN(bool on) {
   g_allow_tf32_cudnn.store(on ? 1 : 0, std::memory_order_relaxed);
 }

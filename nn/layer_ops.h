@@ -21,7 +21,7 @@ namespace ember {
 class ConvPaddingName {
  public:
   template <size_t N>
-  ConvPaddingName(const char (&name)[N]) : name_(name) {}  // NOLINT: implicit as a string_view
+  ConvPaddingName(const char (&name)[N]) : name_(name) {}    // NOLINT: implicit as a string_view
   ConvPaddingName(const std::string& name) : name_(name) {}  // NOLINT
   explicit ConvPaddingName(std::string_view name) : name_(name) {}
   std::string_view name() const { return name_; }
@@ -62,13 +62,11 @@ Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
                   IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
 // (values, int64 indices: the position of each maximum within its flattened H * W plane)
 std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& self, IntArrayRef kernel_size,
-                                                   IntArrayRef stride = {},
-                                                   IntArrayRef padding = 0,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
                                                    IntArrayRef dilation = 1,
                                                    bool ceil_mode = false);
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
-                                                   IntArrayRef stride = {},
-                                                   IntArrayRef padding = 0,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
                                                    IntArrayRef dilation = 1,
                                                    bool ceil_mode = false);
 Tensor avg_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},

@@ -26,12 +26,11 @@ Tensor avg_pool_primitive(const Tensor& x, IntArrayRef out_sizes, const PoolArgs
   Tensor out = empty_on(out_sizes, x.dtype(), x.device());
   kernel<Op::avg_pool2d>(x.device().type())(out, Tensor(), x, args);
   if (!autograd::should_record(x)) return out;
-  return autograd::record(node_name, op, {x}, out, {},
-                          [args](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                            return {avg_pool_backward_primitive(g[0].contiguous(),
-                                                                n.input_sizes(0), args,
-                                                                "AvgPool2DBackwardBackward0")};
-                          });
+  return autograd::record(
+      node_name, op, {x}, out, {}, [args](FunctionNode& n, const tensor_list& g) -> tensor_list {
+        return {avg_pool_backward_primitive(g[0].contiguous(), n.input_sizes(0), args,
+                                            "AvgPool2DBackwardBackward0")};
+      });
 }
 
 Tensor avg_pool_backward_primitive(const Tensor& grad_out, IntArrayRef input_sizes,
@@ -42,8 +41,7 @@ Tensor avg_pool_backward_primitive(const Tensor& grad_out, IntArrayRef input_siz
   return autograd::record(node_name, "avg_pool2d_backward", {grad_out}, grad_in, {},
                           [args](FunctionNode& n, const tensor_list& g) -> tensor_list {
                             return {avg_pool_primitive(g[0].contiguous(), n.input_sizes(0), args,
-                                                       "AvgPool2DBackwardBackward1",
-                                                       "avg_pool2d")};
+                                                       "AvgPool2DBackwardBackward1", "avg_pool2d")};
                           });
 }
 
@@ -53,14 +51,14 @@ Tensor max_pool_backward_primitive(const Tensor& grad_out, const Tensor& indices
   Tensor grad_in = empty_on(input_sizes, grad_out.dtype(), grad_out.device());
   kernel<Op::max_pool2d_backward>(grad_out.device().type())(grad_in, grad_out, indices, args);
   if (!autograd::should_record(grad_out)) return grad_in;
-  return autograd::record(
-      "MaxPool2DWithIndicesBackwardBackward0", "max_pool2d_backward", {grad_out}, grad_in,
-      {indices}, [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-        const Tensor idx = n.saved(0);
-        const int64_t rows = idx.size(0) * idx.size(1);
-        const Tensor h = g[0].reshape({rows, -1});
-        return {h.gather(1, idx.reshape({rows, -1})).view(idx.sizes())};
-      });
+  return autograd::record("MaxPool2DWithIndicesBackwardBackward0", "max_pool2d_backward",
+                          {grad_out}, grad_in, {indices},
+                          [](FunctionNode& n, const tensor_list& g) -> tensor_list {
+                            const Tensor idx = n.saved(0);
+                            const int64_t rows = idx.size(0) * idx.size(1);
+                            const Tensor h = g[0].reshape({rows, -1});
+                            return {h.gather(1, idx.reshape({rows, -1})).view(idx.sizes())};
+                          });
 }
 
 std::tuple<Tensor, Tensor> max_pool_primitive(const Tensor& x, IntArrayRef out_sizes,
@@ -103,8 +101,10 @@ Tensor lift(Pool2d& p, const Tensor& self) {
   Tensor x = p.unbatched ? self.unsqueeze(0) : self;
   if (p.dims == 1) x = x.unsqueeze(2);
   for (int64_t i = 1; i < x.dim(); ++i) {
-    EMBER_CHECK(x.size(i) > 0, p.op, ": expected input with non-zero sizes in every dim but the "
-                "batch dim, but got input of size ", shape_str(self.sizes()));
+    EMBER_CHECK(x.size(i) > 0, p.op,
+                ": expected input with non-zero sizes in every dim but the "
+                "batch dim, but got input of size ",
+                shape_str(self.sizes()));
   }
   return x;
 }
@@ -152,8 +152,8 @@ PoolArgs window_args(const Pool2d& p, IntArrayRef kernel_size, IntArrayRef strid
                 shape_str(dilation));
     const int64_t span = (a.kernel[i] - 1) * a.dilation[i] + 1;
     EMBER_CHECK(a.padding[i] >= 0 && a.padding[i] <= span / 2, p.op,
-                ": pad should be at most half of effective kernel size, but got pad=",
-                a.padding[i], ", kernel_size=", a.kernel[i], " and dilation=", a.dilation[i]);
+                ": pad should be at most half of effective kernel size, but got pad=", a.padding[i],
+                ", kernel_size=", a.kernel[i], " and dilation=", a.dilation[i]);
   }
   return a;
 }
@@ -172,14 +172,16 @@ DimVector window_out_sizes(const Pool2d& p, const Tensor& x, const Tensor& self,
 }
 
 DimVector adaptive_out_sizes(const Pool2d& p, const Tensor& x, IntArrayRef output_size) {
-  EMBER_CHECK(static_cast<int>(output_size.size()) == p.dims ||
-                  (output_size.size() == 1 && p.dims == 2),
-              p.op, ": output_size must be ", p.dims, " ints, got ", shape_str(output_size));
+  EMBER_CHECK(
+      static_cast<int>(output_size.size()) == p.dims || (output_size.size() == 1 && p.dims == 2),
+      p.op, ": output_size must be ", p.dims, " ints, got ", shape_str(output_size));
   DimVector s{x.size(0), x.size(1), 1, 0};
   for (int i = 0; i < p.dims; ++i) {
     const int64_t v = output_size.size() == 1 ? output_size[0] : output_size[i];
-    EMBER_CHECK(v >= 0, p.op, ": elements of output_size must be greater than or equal to 0 but "
-                "received ", shape_str(output_size));
+    EMBER_CHECK(v >= 0, p.op,
+                ": elements of output_size must be greater than or equal to 0 but "
+                "received ",
+                shape_str(output_size));
     s[4 - p.dims + i] = v;
   }
   return s;
@@ -198,8 +200,8 @@ std::tuple<Tensor, Tensor> max_pool(Pool2d p, const Tensor& self, IntArrayRef ke
   if (x.numel() == 0) {
     return {lower(p, empty_result(x, s)), lower(p, empty_on(s, kInt64, x.device()))};
   }
-  auto [out, idx] = max_pool_primitive(x.contiguous(), s, a, "MaxPool2DWithIndicesBackward0",
-                                       "max_pool2d");
+  auto [out, idx] =
+      max_pool_primitive(x.contiguous(), s, a, "MaxPool2DWithIndicesBackward0", "max_pool2d");
   return {lower(p, out), lower(p, idx)};
 }
 
@@ -211,8 +213,8 @@ std::tuple<Tensor, Tensor> adaptive_max(Pool2d p, const Tensor& self, IntArrayRe
   }
   PoolArgs a;
   a.adaptive = true;
-  auto [out, idx] = max_pool_primitive(x.contiguous(), s, a, "AdaptiveMaxPool2DBackward0",
-                                       "max_pool2d");
+  auto [out, idx] =
+      max_pool_primitive(x.contiguous(), s, a, "AdaptiveMaxPool2DBackward0", "max_pool2d");
   return {lower(p, out), lower(p, idx)};
 }
 
@@ -222,7 +224,8 @@ Tensor adaptive_avg(Pool2d p, const Tensor& self, IntArrayRef output_size) {
   if (x.numel() == 0 || s[2] * s[3] == 0) return lower(p, empty_result(x, s));
   PoolArgs a;
   a.adaptive = true;
-  return lower(p, avg_pool_primitive(x.contiguous(), s, a, "AdaptiveAvgPool2DBackward0", "avg_pool2d"));
+  return lower(
+      p, avg_pool_primitive(x.contiguous(), s, a, "AdaptiveAvgPool2DBackward0", "avg_pool2d"));
 }
 
 Tensor avg_pool(Pool2d p, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,

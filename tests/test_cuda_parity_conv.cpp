@@ -20,11 +20,11 @@ const std::vector<ConvCase>& conv_cases() {
   static const std::vector<ConvCase> cases = {
       {{2, 3, 9, 8}, {4, 3, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, true},
       {{1, 4, 11, 7}, {6, 2, 3, 2}, {2, 1}, {1, 0}, {2, 1}, 2, false},
-      {{3, 8, 6, 6}, {8, 1, 3, 3}, {1, 2}, {1, 1}, {1, 1}, 8, true},  // depthwise
-      {{2, 5, 4, 4}, {7, 5, 1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, true},  // 1x1
-      {{2, 1, 28, 28}, {32, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, true},  // the CNN's conv1
+      {{3, 8, 6, 6}, {8, 1, 3, 3}, {1, 2}, {1, 1}, {1, 1}, 8, true},       // depthwise
+      {{2, 5, 4, 4}, {7, 5, 1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, true},       // 1x1
+      {{2, 1, 28, 28}, {32, 1, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, true},    // the CNN's conv1
       {{8, 32, 14, 14}, {64, 32, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, true},  // its conv2
-      {{1, 2, 5, 5}, {3, 2, 5, 5}, {1, 1}, {0, 0}, {1, 1}, 1, false},  // kernel == input
+      {{1, 2, 5, 5}, {3, 2, 5, 5}, {1, 1}, {0, 0}, {1, 1}, 1, false},      // kernel == input
   };
   return cases;
 }
@@ -45,7 +45,8 @@ Tensors conv_fwd_bwd(const Tensors& in, const ConvCase& c) {
 Shape conv_out(const ConvCase& c) {
   Shape s{c.x[0], c.w[0], 0, 0};
   for (int i = 0; i < 2; ++i) {
-    s[2 + i] = (c.x[2 + i] + 2 * c.padding[i] - c.dilation[i] * (c.w[2 + i] - 1) - 1) / c.stride[i] + 1;
+    s[2 + i] =
+        (c.x[2 + i] + 2 * c.padding[i] - c.dilation[i] * (c.w[2 + i] - 1) - 1) / c.stride[i] + 1;
   }
   return s;
 }
@@ -59,17 +60,19 @@ void conv_case() {
       const Pair b = make_pair({c.w[0]}, dt, Layout::kContiguous);
       const Pair g = make_pair(conv_out(c), dt, Layout::kContiguous);
       const int64_t terms = c.w[1] * c.w[2] * c.w[3] * c.x[0] * c.x[2] * c.x[3];
-      sw.run(label("conv2d", c.x, dt, l) + " w " + ref::str(c.w) + " groups " +
-                 std::to_string(c.groups),
-             [c](const Tensors& in) { return conv_fwd_bwd(in, c); }, {x.cpu, w.cpu, b.cpu, g.cpu},
-             {x.gpu, w.gpu, b.gpu, g.gpu}, reduce_tol(terms));
+      sw.run(
+          label("conv2d", c.x, dt, l) + " w " + ref::str(c.w) + " groups " +
+              std::to_string(c.groups),
+          [c](const Tensors& in) { return conv_fwd_bwd(in, c); }, {x.cpu, w.cpu, b.cpu, g.cpu},
+          {x.gpu, w.gpu, b.gpu, g.gpu}, reduce_tol(terms));
     }
   }
   // Errors must match: channels not divisible, kernel larger than the padded input.
   const Pair x = make_pair({1, 3, 4, 4}, kFloat32, Layout::kContiguous);
   const Pair w = make_pair({2, 2, 3, 3}, kFloat32, Layout::kContiguous);
-  sw.run("conv2d groups mismatch", [](const Tensors& in) { return ember::conv2d(in[0], in[1]); },
-         {x, w}, exact());
+  sw.run(
+      "conv2d groups mismatch", [](const Tensors& in) { return ember::conv2d(in[0], in[1]); },
+      {x, w}, exact());
 }
 
 void conv_transpose_case() {
@@ -78,22 +81,24 @@ void conv_transpose_case() {
     Shape x, w;
     int64_t stride, padding, output_padding, groups, dilation;
   };
-  for (const T& c : {T{{2, 4, 5, 5}, {4, 3, 3, 3}, 2, 1, 1, 1, 1},
-                     T{{1, 6, 4, 3}, {6, 2, 2, 3}, 3, 0, 2, 3, 1},
-                     T{{2, 4, 6, 6}, {4, 2, 3, 3}, 1, 2, 0, 2, 2}}) {
+  for (const T& c :
+       {T{{2, 4, 5, 5}, {4, 3, 3, 3}, 2, 1, 1, 1, 1}, T{{1, 6, 4, 3}, {6, 2, 2, 3}, 3, 0, 2, 3, 1},
+        T{{2, 4, 6, 6}, {4, 2, 3, 3}, 1, 2, 0, 2, 2}}) {
     for (ScalarType dt : {kFloat32, kFloat64}) {
-      const Pair x = make_pair(c.x, dt, Layout::kContiguous), w = make_pair(c.w, dt, Layout::kContiguous);
+      const Pair x = make_pair(c.x, dt, Layout::kContiguous),
+                 w = make_pair(c.w, dt, Layout::kContiguous);
       const Pair b = make_pair({c.w[1] * c.groups}, dt, Layout::kContiguous);
-      sw.run(label("conv_transpose2d", c.x, dt, Layout::kContiguous) + " w " + ref::str(c.w),
-             [c](const Tensors& in) {
-               Tensor xi = in[0].detach().requires_grad_(true);
-               Tensor wi = in[1].detach().requires_grad_(true);
-               Tensor y = ember::conv_transpose2d(xi, wi, in[2], c.stride, c.padding,
-                                                  c.output_padding, c.groups, c.dilation);
-               (y * y).sum().backward();
-               return Tensors{y.detach(), xi.grad(), wi.grad()};
-             },
-             {x.cpu, w.cpu, b.cpu}, {x.gpu, w.gpu, b.gpu}, reduce_tol(c.x[1] * 9 * 36 * c.x[0]));
+      sw.run(
+          label("conv_transpose2d", c.x, dt, Layout::kContiguous) + " w " + ref::str(c.w),
+          [c](const Tensors& in) {
+            Tensor xi = in[0].detach().requires_grad_(true);
+            Tensor wi = in[1].detach().requires_grad_(true);
+            Tensor y = ember::conv_transpose2d(xi, wi, in[2], c.stride, c.padding, c.output_padding,
+                                               c.groups, c.dilation);
+            (y * y).sum().backward();
+            return Tensors{y.detach(), xi.grad(), wi.grad()};
+          },
+          {x.cpu, w.cpu, b.cpu}, {x.gpu, w.gpu, b.gpu}, reduce_tol(c.x[1] * 9 * 36 * c.x[0]));
     }
   }
 }
@@ -104,16 +109,17 @@ void conv_double_backward_case() {
   for (ScalarType dt : {kFloat32, kFloat64}) {
     const Pair x = make_pair({2, 4, 6, 5}, dt, Layout::kContiguous);
     const Pair w = make_pair({6, 2, 3, 3}, dt, Layout::kContiguous);
-    sw.run(label("conv2d double backward", {2, 4, 6, 5}, dt, Layout::kContiguous),
-           [](const Tensors& in) {
-             Tensor xi = in[0].detach().requires_grad_(true);
-             Tensor wi = in[1].detach().requires_grad_(true);
-             Tensor y = ember::conv2d(xi, wi, {}, 1, 1, 1, 2);
-             auto g = ember::autograd::grad({(y * y).sum()}, {wi}, {}, true, true);
-             g[0].pow(2).sum().backward();
-             return Tensors{g[0].detach(), xi.grad(), wi.grad()};
-           },
-           {x.cpu, w.cpu}, {x.gpu, w.gpu}, reduce_tol(4 * 9 * 30 * 9));
+    sw.run(
+        label("conv2d double backward", {2, 4, 6, 5}, dt, Layout::kContiguous),
+        [](const Tensors& in) {
+          Tensor xi = in[0].detach().requires_grad_(true);
+          Tensor wi = in[1].detach().requires_grad_(true);
+          Tensor y = ember::conv2d(xi, wi, {}, 1, 1, 1, 2);
+          auto g = ember::autograd::grad({(y * y).sum()}, {wi}, {}, true, true);
+          g[0].pow(2).sum().backward();
+          return Tensors{g[0].detach(), xi.grad(), wi.grad()};
+        },
+        {x.cpu, w.cpu}, {x.gpu, w.gpu}, reduce_tol(4 * 9 * 30 * 9));
   }
 }
 
@@ -125,8 +131,8 @@ struct PoolCase {
 
 const std::vector<PoolCase>& pool_cases() {
   static const std::vector<PoolCase> cases = {
-      {{2, 3, 8, 8}, 2, 2, 0, 1, false},    {{2, 3, 7, 9}, 2, 2, 0, 1, true},
-      {{1, 4, 9, 7}, 3, 2, 1, 1, false},    {{1, 2, 10, 10}, 3, 1, 1, 2, true},
+      {{2, 3, 8, 8}, 2, 2, 0, 1, false},      {{2, 3, 7, 9}, 2, 2, 0, 1, true},
+      {{1, 4, 9, 7}, 3, 2, 1, 1, false},      {{1, 2, 10, 10}, 3, 1, 1, 2, true},
       {{128, 32, 28, 28}, 2, 2, 0, 1, false}, {{3, 5, 6}, 3, 3, 1, 1, true},  // unbatched
   };
   return cases;
@@ -139,25 +145,27 @@ void max_pool_case() {
     for (ScalarType dt : {kFloat32, kFloat64}) {
       // Distinct values: with ties the winner is the first on both devices anyway.
       const Pair x = make_pair(c.x, dt, Layout::kContiguous);
-      sw.run(label("max_pool2d", c.x, dt, Layout::kContiguous) + " k " + std::to_string(c.kernel),
-             [c](const Tensors& in) {
-               Tensor xi = in[0].detach().requires_grad_(true);
-               auto [y, idx] = ember::max_pool2d_with_indices(xi, c.kernel, c.stride, c.padding,
-                                                              c.dilation, c.ceil_mode);
-               (y * y).sum().backward();
-               return Tensors{y.detach(), idx, xi.grad()};
-             },
-             {x.cpu}, {x.gpu}, elementwise_tol());
+      sw.run(
+          label("max_pool2d", c.x, dt, Layout::kContiguous) + " k " + std::to_string(c.kernel),
+          [c](const Tensors& in) {
+            Tensor xi = in[0].detach().requires_grad_(true);
+            auto [y, idx] = ember::max_pool2d_with_indices(xi, c.kernel, c.stride, c.padding,
+                                                           c.dilation, c.ceil_mode);
+            (y * y).sum().backward();
+            return Tensors{y.detach(), idx, xi.grad()};
+          },
+          {x.cpu}, {x.gpu}, elementwise_tol());
     }
   }
   const Pair x = from_values({1, NAN, 3, 3, 2, 2, -1, 5, 5}, {1, 1, 3, 3}, kFloat32);
-  sw.run("max_pool2d NaN and ties",
-         [](const Tensors& in) {
-           auto [y, idx] = ember::max_pool2d_with_indices(in[0], 2, 1);
-           auto [a, ai] = ember::adaptive_max_pool2d(in[0], {2, 2});
-           return Tensors{y, idx, a, ai};
-         },
-         {x.cpu}, {x.gpu}, exact());
+  sw.run(
+      "max_pool2d NaN and ties",
+      [](const Tensors& in) {
+        auto [y, idx] = ember::max_pool2d_with_indices(in[0], 2, 1);
+        auto [a, ai] = ember::adaptive_max_pool2d(in[0], {2, 2});
+        return Tensors{y, idx, a, ai};
+      },
+      {x.cpu}, {x.gpu}, exact());
 }
 
 void avg_pool_case() {
@@ -168,34 +176,35 @@ void avg_pool_case() {
     for (ScalarType dt : {kFloat32, kFloat64}) {
       const Pair x = make_pair(c.x, dt, Layout::kContiguous);
       for (int variant = 0; variant < 3; ++variant) {
-        sw.run(label("avg_pool2d", c.x, dt, Layout::kContiguous) + " variant " +
-                   std::to_string(variant),
-               [c, variant](const Tensors& in) {
-                 Tensor xi = in[0].detach().requires_grad_(true);
-                 Tensor y = ember::avg_pool2d(xi, c.kernel, c.stride, c.padding, c.ceil_mode,
-                                              variant != 1,
-                                              variant == 2 ? std::optional<int64_t>(3)
-                                                           : std::nullopt);
-                 (y * y).sum().backward();
-                 return Tensors{y.detach(), xi.grad()};
-               },
-               {x.cpu}, {x.gpu}, elementwise_tol());
+        sw.run(
+            label("avg_pool2d", c.x, dt, Layout::kContiguous) + " variant " +
+                std::to_string(variant),
+            [c, variant](const Tensors& in) {
+              Tensor xi = in[0].detach().requires_grad_(true);
+              Tensor y =
+                  ember::avg_pool2d(xi, c.kernel, c.stride, c.padding, c.ceil_mode, variant != 1,
+                                    variant == 2 ? std::optional<int64_t>(3) : std::nullopt);
+              (y * y).sum().backward();
+              return Tensors{y.detach(), xi.grad()};
+            },
+            {x.cpu}, {x.gpu}, elementwise_tol());
       }
     }
   }
   for (const Shape& s : {Shape{2, 3, 7, 5}, Shape{1, 2, 3, 3}, Shape{4, 64, 7, 7}}) {
     for (ScalarType dt : {kFloat32, kFloat64}) {
       const Pair x = make_pair(s, dt, Layout::kContiguous);
-      sw.run(label("adaptive pools", s, dt, Layout::kContiguous),
-             [](const Tensors& in) {
-               Tensor xi = in[0].detach().requires_grad_(true);
-               Tensor a = ember::adaptive_avg_pool2d(xi, {3, 2});
-               auto [m, mi] = ember::adaptive_max_pool2d(xi, {5, 4});
-               Tensor one = ember::adaptive_avg_pool2d(xi, 1);
-               (a.sum() + (m * m).sum() + one.sum()).backward();
-               return Tensors{a.detach(), m.detach(), mi, one.detach(), xi.grad()};
-             },
-             {x.cpu}, {x.gpu}, elementwise_tol());
+      sw.run(
+          label("adaptive pools", s, dt, Layout::kContiguous),
+          [](const Tensors& in) {
+            Tensor xi = in[0].detach().requires_grad_(true);
+            Tensor a = ember::adaptive_avg_pool2d(xi, {3, 2});
+            auto [m, mi] = ember::adaptive_max_pool2d(xi, {5, 4});
+            Tensor one = ember::adaptive_avg_pool2d(xi, 1);
+            (a.sum() + (m * m).sum() + one.sum()).backward();
+            return Tensors{a.detach(), m.detach(), mi, one.detach(), xi.grad()};
+          },
+          {x.cpu}, {x.gpu}, elementwise_tol());
     }
   }
 }
@@ -207,16 +216,17 @@ void pool_double_backward_case(bool max) {
   for (const Shape& s : {Shape{2, 3, 8, 7}, Shape{1, 4, 9, 9}}) {
     for (ScalarType dt : {kFloat32, kFloat64}) {
       const Pair x = make_pair(s, dt, Layout::kContiguous);
-      sw.run(label(max ? "max_pool2d double backward" : "avg_pool2d double backward", s, dt,
-                   Layout::kContiguous),
-             [max](const Tensors& in) {
-               Tensor xi = in[0].detach().requires_grad_(true);
-               Tensor y = max ? ember::max_pool2d(xi, 3, 2, 1) : ember::avg_pool2d(xi, 3, 2, 1);
-               auto g = ember::autograd::grad({(y * y).sum()}, {xi}, {}, true, true);
-               (g[0] * g[0]).sum().backward();
-               return Tensors{g[0].detach(), xi.grad()};
-             },
-             {x.cpu}, {x.gpu}, elementwise_tol());
+      sw.run(
+          label(max ? "max_pool2d double backward" : "avg_pool2d double backward", s, dt,
+                Layout::kContiguous),
+          [max](const Tensors& in) {
+            Tensor xi = in[0].detach().requires_grad_(true);
+            Tensor y = max ? ember::max_pool2d(xi, 3, 2, 1) : ember::avg_pool2d(xi, 3, 2, 1);
+            auto g = ember::autograd::grad({(y * y).sum()}, {xi}, {}, true, true);
+            (g[0] * g[0]).sum().backward();
+            return Tensors{g[0].detach(), xi.grad()};
+          },
+          {x.cpu}, {x.gpu}, elementwise_tol());
     }
   }
 }

@@ -95,7 +95,8 @@ TEST(ConvAgainstLibTorch, EveryCase) {
       ASSERT_EQ(ref[k].kind, 'o');
       expect_matches(o, ref[k++], "output");
       if (!o.is_floating_point()) continue;
-      const Tensor coef = (ember::arange(o.numel(), ember::kFloat64) * 0.1 + 1.5).reshape(o.sizes());
+      const Tensor coef =
+          (ember::arange(o.numel(), ember::kFloat64) * 0.1 + 1.5).reshape(o.sizes());
       loss = loss + (o * coef).sum();
     }
     loss.backward();
@@ -113,8 +114,8 @@ TEST(ConvFrontEnd, Float32MatchesFloat64AndNamesTheNode) {
   const Tensor w = wave({4, 3, 3, 3}, 0.2).to(ember::kFloat32).requires_grad_(true);
   const Tensor y = ember::conv2d(x, w, {}, 1, 1);
   EXPECT_EQ(y.grad_fn()->name(), "ConvolutionBackward0");
-  const Tensor y64 = ember::conv2d(x.detach().to(ember::kFloat64), w.detach().to(ember::kFloat64),
-                                   {}, 1, 1);
+  const Tensor y64 =
+      ember::conv2d(x.detach().to(ember::kFloat64), w.detach().to(ember::kFloat64), {}, 1, 1);
   EXPECT_TRUE(ember::allclose(y.detach().to(ember::kFloat64), y64, 1e-5, 1e-5));
   EXPECT_EQ(std::get<0>(ember::max_pool2d_with_indices(x, 2)).grad_fn()->name(),
             "MaxPool2DWithIndicesBackward0");
@@ -149,7 +150,9 @@ TEST(ConvFrontEnd, SizesAndEmptyBatches) {
 }
 
 TEST(ConvFrontEnd, Errors) {
-  EXPECT_NE(error_of([] { ember::conv2d(ember::zeros({3, 4}), ember::zeros({2, 3, 3, 3})); })
+  EXPECT_NE(error_of([] {
+              ember::conv2d(ember::zeros({3, 4}), ember::zeros({2, 3, 3, 3}));
+            })
                 .find("conv2d: expected 3D (unbatched) or 4D (batched) input, but got input of "
                       "size: [3, 4]"),
             std::string::npos);
@@ -162,31 +165,36 @@ TEST(ConvFrontEnd, Errors) {
   });
   EXPECT_NE(groups.find("conv2d"), std::string::npos) << groups;
   EXPECT_NE(groups.find("[1, 3, 5, 5]"), std::string::npos) << groups;
-  const std::string big = error_of(
-      [] { ember::conv2d(ember::zeros({1, 1, 2, 2}), ember::zeros({1, 1, 3, 3})); });
+  const std::string big = error_of([] {
+    ember::conv2d(ember::zeros({1, 1, 2, 2}), ember::zeros({1, 1, 3, 3}));
+  });
   EXPECT_NE(big.find("Kernel size can't be greater than actual input size"), std::string::npos)
       << big;
   EXPECT_NE(error_of([] {
               ember::conv2d(ember::zeros({1, 1, 4, 4}), ember::zeros({1, 1, 3, 3}), {}, 2, "same");
             }).find("padding='same' is not supported for strided convolutions"),
             std::string::npos);
-  EXPECT_NE(error_of([] {
-              ember::conv2d(ember::zeros({1, 1, 4, 4}), ember::zeros({1, 1, 3, 3},
-                                                                     ember::kFloat64));
-            }).find("should be the same"),
-            std::string::npos);
-  EXPECT_EQ(error_of([] { ember::max_pool2d(ember::zeros({1, 1, 1, 1}), 2); }),
+  EXPECT_NE(
+      error_of([] {
+        ember::conv2d(ember::zeros({1, 1, 4, 4}), ember::zeros({1, 1, 3, 3}, ember::kFloat64));
+      }).find("should be the same"),
+      std::string::npos);
+  EXPECT_EQ(error_of([] {
+              ember::max_pool2d(ember::zeros({1, 1, 1, 1}), 2);
+            }),
             "max_pool2d: output size [0, 0] is too small for input [1, 1, 1, 1]");
-  EXPECT_NE(error_of([] { ember::max_pool2d(ember::zeros({1, 1, 4, 4}), 2, 2, 2); })
-                .find("pad should be at most half of effective kernel size"),
+  EXPECT_NE(error_of([] {
+              ember::max_pool2d(ember::zeros({1, 1, 4, 4}), 2, 2, 2);
+            }).find("pad should be at most half of effective kernel size"),
             std::string::npos);
   EXPECT_NE(error_of([] {
-              ember::conv_transpose2d(ember::zeros({1, 2, 3, 3}), ember::zeros({2, 2, 3, 3}), {},
-                                      1, 0, 1);
+              ember::conv_transpose2d(ember::zeros({1, 2, 3, 3}), ember::zeros({2, 2, 3, 3}), {}, 1,
+                                      0, 1);
             }).find("output padding must be smaller than either stride or dilation"),
             std::string::npos);
-  EXPECT_NE(error_of([] { ember::max_pool2d(ember::zeros({1, 1, 4, 4}, ember::kInt64), 2); })
-                .find("max_pool2d: expected a float32 or float64 input"),
+  EXPECT_NE(error_of([] {
+              ember::max_pool2d(ember::zeros({1, 1, 4, 4}, ember::kInt64), 2);
+            }).find("max_pool2d: expected a float32 or float64 input"),
             std::string::npos);
 }
 

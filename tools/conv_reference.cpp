@@ -53,7 +53,8 @@ int main() {
     for (const Tensor& o : out) {
       print('o', o.detach());
       if (!o.is_floating_point()) continue;
-      loss = loss + (o * (torch::arange(o.numel(), torch::kFloat64) * 0.1 + 1.5).reshape(o.sizes())).sum();
+      loss = loss +
+             (o * (torch::arange(o.numel(), torch::kFloat64) * 0.1 + 1.5).reshape(o.sizes())).sum();
     }
     loss.backward();
     for (const Tensor& x : in) print('g', x.grad());

@@ -34,9 +34,8 @@ tensor_list avg_pool_grad(const tensor_list& x) {
 }
 
 Register reg({
-    {"conv2d/stride 1 pad 1 bias", fn1([](const tensor_list& x) {
-       return ember::conv2d(x[0], x[1], x[2], 1, 1);
-     }),
+    {"conv2d/stride 1 pad 1 bias",
+     fn1([](const tensor_list& x) { return ember::conv2d(x[0], x[1], x[2], 1, 1); }),
      [](Device d) {
        return one("[2, 3, 5, 4] * [4, 3, 3, 3]",
                   {input({2, 3, 5, 4}, d), input({4, 3, 3, 3}, d), input({4}, d)});
@@ -65,19 +64,17 @@ Register reg({
      }},
     {"conv2d/weight and input gradients", conv_grads,
      [](Device d) {
-       return one("[2, 4, 5, 5] * [2, 2, 3, 3]", {input({2, 4, 5, 5}, d), input({2, 2, 3, 3}, d),
-                                                  constant({2, 2, 3, 3}, d)});
+       return one("[2, 4, 5, 5] * [2, 2, 3, 3]",
+                  {input({2, 4, 5, 5}, d), input({2, 2, 3, 3}, d), constant({2, 2, 3, 3}, d)});
      }},
-    {"conv1d/stride 2 pad 1 groups 2", fn1([](const tensor_list& x) {
-       return ember::conv1d(x[0], x[1], x[2], 2, 1, 1, 2);
-     }),
+    {"conv1d/stride 2 pad 1 groups 2",
+     fn1([](const tensor_list& x) { return ember::conv1d(x[0], x[1], x[2], 2, 1, 1, 2); }),
      [](Device d) {
        return one("[2, 4, 7] * [6, 2, 3]",
                   {input({2, 4, 7}, d), input({6, 2, 3}, d), input({6}, d)});
      }},
-    {"conv_transpose2d/stride 2 pad 1 output_padding 1 bias", fn1([](const tensor_list& x) {
-       return ember::conv_transpose2d(x[0], x[1], x[2], 2, 1, 1);
-     }),
+    {"conv_transpose2d/stride 2 pad 1 output_padding 1 bias",
+     fn1([](const tensor_list& x) { return ember::conv_transpose2d(x[0], x[1], x[2], 2, 1, 1); }),
      [](Device d) {
        return one("[2, 4, 3, 3] * [4, 3, 3, 3]",
                   {input({2, 4, 3, 3}, d), input({4, 3, 3, 3}, d), input({3}, d)});
@@ -88,9 +85,8 @@ Register reg({
      [](Device d) {
        return one("[1, 4, 3, 2] * [4, 1, 2, 2]", {input({1, 4, 3, 2}, d), input({4, 1, 2, 2}, d)});
      }},
-    {"conv_transpose1d/unbatched", fn1([](const tensor_list& x) {
-       return ember::conv_transpose1d(x[0], x[1], {}, 3, 1);
-     }),
+    {"conv_transpose1d/unbatched",
+     fn1([](const tensor_list& x) { return ember::conv_transpose1d(x[0], x[1], {}, 3, 1); }),
      [](Device d) {
        return one("[2, 4] * [2, 3, 3]", {input({2, 4}, d), input({2, 3, 3}, d)});
      }},
@@ -104,9 +100,8 @@ Register reg({
                        .view({2, 3, 4, 5})
                        .requires_grad_(true)});
      }},
-    {"max_pool2d/stride 1 pad 1 dilation 2 ceil_mode", fn1([](const tensor_list& x) {
-       return ember::max_pool2d(x[0], 2, 1, 1, 2, true);
-     }),
+    {"max_pool2d/stride 1 pad 1 dilation 2 ceil_mode",
+     fn1([](const tensor_list& x) { return ember::max_pool2d(x[0], 2, 1, 1, 2, true); }),
      [](Device d) {
        return one("[1, 2, 5, 4]", {ember::randperm(40, ember::TensorOptions().device(d))
                                        .to(ember::kFloat64)
@@ -139,28 +134,38 @@ Register reg({
                                        .view({1, 2, 7, 5})
                                        .requires_grad_(true)});
      }},
-    {"avg_pool2d/kernel 3 stride 2 pad 1", fn1([](const tensor_list& x) {
-       return ember::avg_pool2d(x[0], 3, 2, 1);
-     }),
-     [](Device d) { return one("[2, 2, 5, 6]", {input({2, 2, 5, 6}, d)}); }},
+    {"avg_pool2d/kernel 3 stride 2 pad 1",
+     fn1([](const tensor_list& x) { return ember::avg_pool2d(x[0], 3, 2, 1); }),
+     [](Device d) {
+       return one("[2, 2, 5, 6]", {input({2, 2, 5, 6}, d)});
+     }},
     {"avg_pool2d/ceil_mode no pad count divisor", fn1([](const tensor_list& x) {
        return ember::avg_pool2d(x[0], {3, 2}, {2, 1}, 1, true, false) +
               ember::avg_pool2d(x[0], {3, 2}, {2, 1}, 1, true, true, 5);
      }),
-     [](Device d) { return one("[3, 6, 5] unbatched", {input({3, 6, 5}, d)}); }},
+     [](Device d) {
+       return one("[3, 6, 5] unbatched", {input({3, 6, 5}, d)});
+     }},
     {"avg_pool2d/backward", avg_pool_grad,
-     [](Device d) { return one("[1, 2, 5, 5]", {input({1, 2, 5, 5}, d), input({1, 2, 3, 3}, d)}); }},
+     [](Device d) {
+       return one("[1, 2, 5, 5]", {input({1, 2, 5, 5}, d), input({1, 2, 3, 3}, d)});
+     }},
     {"avg_pool1d", fn1([](const tensor_list& x) { return ember::avg_pool1d(x[0], 3, 2, 1); }),
-     [](Device d) { return one("[2, 3, 7]", {input({2, 3, 7}, d)}); }},
+     [](Device d) {
+       return one("[2, 3, 7]", {input({2, 3, 7}, d)});
+     }},
     {"adaptive_avg_pool2d/5x7 to 3x4 and 1x1", fn1([](const tensor_list& x) {
        return ember::adaptive_avg_pool2d(x[0], {3, 4}).sum() +
               ember::adaptive_avg_pool2d(x[0], {1, 1});
      }),
-     [](Device d) { return one("[2, 3, 5, 7]", {input({2, 3, 5, 7}, d)}); }},
-    {"adaptive_avg_pool1d/5 to 3", fn1([](const tensor_list& x) {
-       return ember::adaptive_avg_pool1d(x[0], 3);
-     }),
-     [](Device d) { return one("[2, 5]", {input({2, 5}, d)}); }},
+     [](Device d) {
+       return one("[2, 3, 5, 7]", {input({2, 3, 5, 7}, d)});
+     }},
+    {"adaptive_avg_pool1d/5 to 3",
+     fn1([](const tensor_list& x) { return ember::adaptive_avg_pool1d(x[0], 3); }),
+     [](Device d) {
+       return one("[2, 5]", {input({2, 5}, d)});
+     }},
 });
 
 }  // namespace
