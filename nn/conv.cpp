@@ -29,7 +29,8 @@ Tensor conv_weight_grad(const Tensor& grad_out, const Tensor& input, IntArrayRef
 DimVector conv_out_sizes(IntArrayRef in, IntArrayRef w, const ConvArgs& a) {
   DimVector s{in[0], w[0], 0, 0};
   for (int i = 0; i < 2; ++i) {
-    s[2 + i] = (in[2 + i] + 2 * a.padding[i] - a.dilation[i] * (w[2 + i] - 1) - 1) / a.stride[i] + 1;
+    s[2 + i] =
+        (in[2 + i] + 2 * a.padding[i] - a.dilation[i] * (w[2 + i] - 1) - 1) / a.stride[i] + 1;
   }
   return s;
 }
@@ -50,7 +51,8 @@ Tensor conv_primitive(const Tensor& x, const Tensor& w, const Tensor& b, const C
           r[0] = conv_input_grad(go, n.saved(1), n.input_sizes(0), args,
                                  "ConvolutionBackwardBackward0");
         }
-        if (n.should_compute_output(1)) r[1] = conv_weight_grad(go, n.saved(0), n.input_sizes(1), args);
+        if (n.should_compute_output(1))
+          r[1] = conv_weight_grad(go, n.saved(0), n.input_sizes(1), args);
         if (n.should_compute_output(2)) r[2] = go.sum({0, 2, 3});
         return r;
       });
@@ -62,17 +64,18 @@ Tensor conv_input_grad(const Tensor& grad_out, const Tensor& weight, IntArrayRef
   Tensor out = empty_on(input_sizes, grad_out.dtype(), grad_out.device());
   kernel<Op::conv2d_backward_input>(grad_out.device().type())(out, grad_out, weight, args);
   if (!autograd::should_record(grad_out, weight)) return out;
-  return autograd::record(
-      node_name, "conv_transpose2d", {grad_out, weight}, out,
-      {autograd::needs_grad(weight) ? grad_out : Tensor(),
-       autograd::needs_grad(grad_out) ? weight : Tensor()},
-      [args](FunctionNode& n, const tensor_list& g) -> tensor_list {
-        const Tensor h = g[0].contiguous();
-        tensor_list r(2);
-        if (n.should_compute_output(0)) r[0] = conv_primitive(h, n.saved(1), Tensor(), args);
-        if (n.should_compute_output(1)) r[1] = conv_weight_grad(n.saved(0), h, n.input_sizes(1), args);
-        return r;
-      });
+  return autograd::record(node_name, "conv_transpose2d", {grad_out, weight}, out,
+                          {autograd::needs_grad(weight) ? grad_out : Tensor(),
+                           autograd::needs_grad(grad_out) ? weight : Tensor()},
+                          [args](FunctionNode& n, const tensor_list& g) -> tensor_list {
+                            const Tensor h = g[0].contiguous();
+                            tensor_list r(2);
+                            if (n.should_compute_output(0))
+                              r[0] = conv_primitive(h, n.saved(1), Tensor(), args);
+                            if (n.should_compute_output(1))
+                              r[1] = conv_weight_grad(n.saved(0), h, n.input_sizes(1), args);
+                            return r;
+                          });
 }
 
 // gw[o, c, kh, kw] = sum g[n, o, ., .] x[n, c, ., .] shifted. Gradients: g <- conv(x, h),
@@ -82,20 +85,21 @@ Tensor conv_weight_grad(const Tensor& grad_out, const Tensor& input, IntArrayRef
   Tensor out = empty_on(weight_sizes, grad_out.dtype(), grad_out.device());
   kernel<Op::conv2d_backward_weight>(grad_out.device().type())(out, grad_out, input, args);
   if (!autograd::should_record(grad_out, input)) return out;
-  return autograd::record(
-      "ConvolutionBackwardBackward0", "conv2d_backward_weight", {grad_out, input}, out,
-      {autograd::needs_grad(input) ? grad_out : Tensor(),
-       autograd::needs_grad(grad_out) ? input : Tensor()},
-      [args](FunctionNode& n, const tensor_list& g) -> tensor_list {
-        const Tensor h = g[0].contiguous();
-        tensor_list r(2);
-        if (n.should_compute_output(0)) r[0] = conv_primitive(n.saved(1), h, Tensor(), args);
-        if (n.should_compute_output(1)) {
-          r[1] = conv_input_grad(n.saved(0), h, n.input_sizes(1), args,
-                                 "ConvolutionBackwardBackward0");
-        }
-        return r;
-      });
+  return autograd::record("ConvolutionBackwardBackward0", "conv2d_backward_weight",
+                          {grad_out, input}, out,
+                          {autograd::needs_grad(input) ? grad_out : Tensor(),
+                           autograd::needs_grad(grad_out) ? input : Tensor()},
+                          [args](FunctionNode& n, const tensor_list& g) -> tensor_list {
+                            const Tensor h = g[0].contiguous();
+                            tensor_list r(2);
+                            if (n.should_compute_output(0))
+                              r[0] = conv_primitive(n.saved(1), h, Tensor(), args);
+                            if (n.should_compute_output(1)) {
+                              r[1] = conv_input_grad(n.saved(0), h, n.input_sizes(1), args,
+                                                     "ConvolutionBackwardBackward0");
+                            }
+                            return r;
+                          });
 }
 
 // ---- validation ----
@@ -103,8 +107,10 @@ Tensor conv_weight_grad(const Tensor& grad_out, const Tensor& input, IntArrayRef
 // A 1- or n-element int list expanded to n values, as LibTorch's expand_param_if_needed.
 void expand(const char* op, const char* what, IntArrayRef v, int n, int64_t* out) {
   EMBER_CHECK(v.size() == 1 || static_cast<int>(v.size()) == n, op, ": expected ", what,
-              " to be a single integer value or a list of ", n, " values to match the convolution "
-              "dimensions, but got ", what, "=", shape_str(v));
+              " to be a single integer value or a list of ", n,
+              " values to match the convolution "
+              "dimensions, but got ",
+              what, "=", shape_str(v));
   for (int i = 0; i < n; ++i) out[i] = v.size() == 1 ? v[0] : v[i];
 }
 
@@ -126,8 +132,8 @@ void check_float_operands(const char* op, const Tensor& input, const Tensor& wei
 // dims: 1 or 2 (spatial dims of the op). Returns whether the input was unbatched.
 bool check_conv_dims(const char* op, const Tensor& input, const Tensor& weight, int dims) {
   EMBER_CHECK(input.dim() == dims + 1 || input.dim() == dims + 2, op, ": expected ", dims + 1,
-              "D (unbatched) or ", dims + 2, "D (batched) input, but got input of size: ",
-              shape_str(input.sizes()));
+              "D (unbatched) or ", dims + 2,
+              "D (batched) input, but got input of size: ", shape_str(input.sizes()));
   EMBER_CHECK(weight.dim() == dims + 2, op, ": expected a ", dims + 2,
               "D weight, but got weight of size ", shape_str(weight.sizes()));
   return input.dim() == dims + 1;
@@ -178,25 +184,46 @@ Tensor conv2d_impl(const char* op, const Tensor& x, const Tensor& w, const Tenso
   return conv_primitive(x.contiguous(), w.contiguous(), b.defined() ? b.contiguous() : b, a);
 }
 
-// Lifts a 1-d conv's [N, C, L] operands to [N, C, 1, L].
-ConvArgs args_1d(const char* op, IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
-                 int64_t groups) {
+// The geometry of a conv with `dims` spatial dims in the 2-d form (a 1-d conv fills [1]).
+ConvArgs conv_args(const char* op, int dims, IntArrayRef stride, IntArrayRef padding,
+                   IntArrayRef dilation, int64_t groups) {
   ConvArgs a;
-  expand(op, "stride", stride, 1, &a.stride[1]);
-  expand(op, "padding", padding, 1, &a.padding[1]);
-  expand(op, "dilation", dilation, 1, &a.dilation[1]);
+  const int first = 2 - dims;
+  expand(op, "stride", stride, dims, &a.stride[first]);
+  expand(op, "padding", padding, dims, &a.padding[first]);
+  expand(op, "dilation", dilation, dims, &a.dilation[first]);
   a.groups = groups;
   return a;
 }
 
-ConvArgs args_2d(const char* op, IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+// A 1-d or 2-d, batched or unbatched conv's operands as the 4-d ones the primitives take:
+// input [N, C, H, W] ([N, C, L] as [N, C, 1, L]), weight [O, C / groups, KH, KW].
+struct Lifted {
+  Tensor x, w;
+  int dims;
+  bool unbatched;
+  // The 4-d result back in the caller's form.
+  Tensor lower(Tensor out) const {
+    if (dims == 1) out = out.squeeze(2);
+    return unbatched ? out.squeeze(0) : out;
+  }
+};
+
+Lifted lift(const char* op, int dims, const Tensor& input, const Tensor& weight,
+            const Tensor& bias) {
+  check_float_operands(op, input, weight, bias);
+  const bool unbatched = check_conv_dims(op, input, weight, dims);
+  const Tensor x = unbatched ? input.unsqueeze(0) : input;
+  return {dims == 1 ? x.unsqueeze(2) : x, dims == 1 ? weight.unsqueeze(2) : weight, dims,
+          unbatched};
+}
+
+Tensor conv_ints(const char* op, int dims, const Tensor& input, const Tensor& weight,
+                 const Tensor& bias, IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
                  int64_t groups) {
-  ConvArgs a;
-  expand(op, "stride", stride, 2, a.stride);
-  expand(op, "padding", padding, 2, a.padding);
-  expand(op, "dilation", dilation, 2, a.dilation);
-  a.groups = groups;
-  return a;
+  const Lifted l = lift(op, dims, input, weight, bias);
+  const ConvArgs a = conv_args(op, dims, stride, padding, dilation, groups);
+  return l.lower(conv2d_impl(op, l.x, l.w, bias, a));
 }
 
 // "same" and "valid" as PyTorch's _convolution_mode: "same" needs stride 1; an odd total
@@ -205,18 +232,16 @@ Tensor conv_named(const char* op, int dims, const Tensor& input, const Tensor& w
                   const Tensor& bias, IntArrayRef stride, ConvPaddingName padding,
                   IntArrayRef dilation, int64_t groups) {
   const std::string_view name = padding.name();
-  EMBER_CHECK(name == "same" || name == "valid", op,
-              ": invalid padding string '", std::string(name), "' (expected 'same' or 'valid')");
-  check_float_operands(op, input, weight, bias);
-  const bool unbatched = check_conv_dims(op, input, weight, dims);
-  const Tensor x = unbatched ? input.unsqueeze(0) : input;
-  ConvArgs a = dims == 1 ? args_1d(op, stride, 0, dilation, groups)
-                         : args_2d(op, stride, 0, dilation, groups);
-  Tensor x4 = dims == 1 ? x.unsqueeze(2) : x;
-  const Tensor w4 = dims == 1 ? weight.unsqueeze(2) : weight;
+  EMBER_CHECK(name == "same" || name == "valid", op, ": invalid padding string '",
+              std::string(name), "' (expected 'same' or 'valid')");
+  const Lifted l = lift(op, dims, input, weight, bias);
+  ConvArgs a = conv_args(op, dims, stride, 0, dilation, groups);
+  Tensor x4 = l.x;
+  const Tensor& w4 = l.w;
   if (name == "same") {
     for (int i = 0; i < 2; ++i) {
-      EMBER_CHECK(a.stride[i] == 1, op, ": padding='same' is not supported for strided convolutions");
+      EMBER_CHECK(a.stride[i] == 1, op,
+                  ": padding='same' is not supported for strided convolutions");
     }
     DimVector extra;  // constant_pad_nd pairs, last dim first
     bool asymmetric = false;
@@ -229,30 +254,25 @@ Tensor conv_named(const char* op, int dims, const Tensor& input, const Tensor& w
     }
     if (asymmetric) x4 = constant_pad_nd(x4, extra, 0);
   }
-  Tensor out = conv2d_impl(op, x4, w4, bias, a);
-  if (dims == 1) out = out.squeeze(2);
-  return unbatched ? out.squeeze(0) : out;
+  return l.lower(conv2d_impl(op, x4, w4, bias, a));
 }
 
 Tensor conv_transpose_impl(const char* op, int dims, const Tensor& input, const Tensor& weight,
                            const Tensor& bias, IntArrayRef stride, IntArrayRef padding,
                            IntArrayRef output_padding, int64_t groups, IntArrayRef dilation) {
-  check_float_operands(op, input, weight, bias);
-  const bool unbatched = check_conv_dims(op, input, weight, dims);
-  ConvArgs a = dims == 1 ? args_1d(op, stride, padding, dilation, groups)
-                         : args_2d(op, stride, padding, dilation, groups);
+  const Lifted l = lift(op, dims, input, weight, bias);
+  const ConvArgs a = conv_args(op, dims, stride, padding, dilation, groups);
   int64_t out_pad[2] = {0, 0};
-  expand(op, "output_padding", output_padding, dims, dims == 1 ? &out_pad[1] : out_pad);
-  const Tensor x = unbatched ? input.unsqueeze(0) : input;
-  const Tensor x4 = dims == 1 ? x.unsqueeze(2) : x;
-  const Tensor w4 = dims == 1 ? weight.unsqueeze(2) : weight;
+  expand(op, "output_padding", output_padding, dims, &out_pad[2 - dims]);
+  const Tensor& x4 = l.x;
+  const Tensor& w4 = l.w;
   EMBER_CHECK(groups > 0, op, ": non-positive groups is not supported, got groups=", groups);
   // weight [C_in, C_out / groups, KH, KW]: conv's weight with C_in as its output channels.
   EMBER_CHECK(w4.size(0) == x4.size(1), op, ": given transposed=1, weight of size ",
               shape_str(weight.sizes()), ", expected input", shape_str(input.sizes()), " to have ",
               w4.size(0), " channels, but got ", x4.size(1), " channels instead");
-  EMBER_CHECK(w4.size(0) % groups == 0, op, ": expected weight of size ",
-              shape_str(weight.sizes()), " to have in_channels divisible by groups=", groups);
+  EMBER_CHECK(w4.size(0) % groups == 0, op, ": expected weight of size ", shape_str(weight.sizes()),
+              " to have in_channels divisible by groups=", groups);
   const int64_t out_channels = w4.size(1) * groups;
   if (bias.defined()) {
     EMBER_CHECK(bias.dim() == 1 && bias.size(0) == out_channels, op, ": given weight of size ",
@@ -267,8 +287,8 @@ Tensor conv_transpose_impl(const char* op, int dims, const Tensor& input, const 
     EMBER_CHECK(a.padding[i] >= 0, op, ": negative padding is not supported");
     EMBER_CHECK(out_pad[i] >= 0 && (out_pad[i] < a.stride[i] || out_pad[i] < a.dilation[i]), op,
                 ": output padding must be smaller than either stride or dilation, but got "
-                "output_padding=", out_pad[i], ", stride=", a.stride[i],
-                ", dilation=", a.dilation[i]);
+                "output_padding=",
+                out_pad[i], ", stride=", a.stride[i], ", dilation=", a.dilation[i]);
     out_sizes[2 + i] = (x4.size(2 + i) - 1) * a.stride[i] - 2 * a.padding[i] +
                        a.dilation[i] * (w4.size(2 + i) - 1) + out_pad[i] + 1;
   }
@@ -283,21 +303,14 @@ Tensor conv_transpose_impl(const char* op, int dims, const Tensor& input, const 
     out = conv_input_grad(x4.contiguous(), w4.contiguous(), out_sizes, a, "ConvolutionBackward0");
   }
   if (bias.defined()) out = out + bias.view({1, -1, 1, 1});
-  if (dims == 1) out = out.squeeze(2);
-  return unbatched ? out.squeeze(0) : out;
+  return l.lower(out);
 }
 
 }  // namespace
 
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  constexpr const char* op = "conv1d";
-  check_float_operands(op, input, weight, bias);
-  const bool unbatched = check_conv_dims(op, input, weight, 1);
-  const ConvArgs a = args_1d(op, stride, padding, dilation, groups);
-  const Tensor x = unbatched ? input.unsqueeze(0) : input;
-  Tensor out = conv2d_impl(op, x.unsqueeze(2), weight.unsqueeze(2), bias, a).squeeze(2);
-  return unbatched ? out.squeeze(0) : out;
+  return conv_ints("conv1d", 1, input, weight, bias, stride, padding, dilation, groups);
 }
 
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
@@ -307,12 +320,7 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  constexpr const char* op = "conv2d";
-  check_float_operands(op, input, weight, bias);
-  const bool unbatched = check_conv_dims(op, input, weight, 2);
-  const ConvArgs a = args_2d(op, stride, padding, dilation, groups);
-  Tensor out = conv2d_impl(op, unbatched ? input.unsqueeze(0) : input, weight, bias, a);
-  return unbatched ? out.squeeze(0) : out;
+  return conv_ints("conv2d", 2, input, weight, bias, stride, padding, dilation, groups);
 }
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
