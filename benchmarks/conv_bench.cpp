@@ -1,6 +1,8 @@
 // Times one convolution through ember: conv2 of examples/cnn.cpp (batch 128, 32 -> 64 channels,
 // 14x14, 3x3, pad 1, float32, TF32 off unless --tf32), forward alone and forward + the
-// gradients of input and weight (autograd::grad). benchmarks/pytorch_conv_bench.py is its twin;
+// gradients of input and weight (autograd::grad); and the CNN's two training-mode batch norms
+// (--bn: [128, 32, 28, 28] and [128, 64, 14, 14], forward + input, weight and bias gradients;
+// PyTorch runs these through cuDNN). benchmarks/pytorch_conv_bench.py is its twin;
 // tools/gpu_visit.sh runs both in one visit. One JSON line per workload on stdout.
 // Usage: conv_bench [--device cuda|cpu] [--batch 128] [--iters 200] [--tf32] [--cudnn-benchmark]
 #include <ember/ember.h>
@@ -117,6 +119,13 @@ int main(int argc, char** argv) {
     Tensor w = (randn({cout, cin, k, k}, opts) * 0.05).requires_grad_(true);
     Tensor g = randn({batch, cout, hw, hw}, opts);
     const double flops = 2.0 * batch * cout * hw * hw * cin * k * k;  // one pass
+    // The batch norms of examples/cnn --bn: after conv1 and after conv2.
+    Tensor bx1 = randn({batch, 32, 28, 28}, opts).requires_grad_(true);
+    Tensor bx2 = randn({batch, 64, 14, 14}, opts).requires_grad_(true);
+    Tensor bg1 = randn({batch, 32, 28, 28}, opts), bg2 = randn({batch, 64, 14, 14}, opts);
+    nn::BatchNorm2d bn1(32), bn2(64);
+    bn1->to(device);
+    bn2->to(device);
 
     struct Workload {
       const char* name;
@@ -133,6 +142,18 @@ int main(int argc, char** argv) {
          [&] {
            Tensor y = conv2d(x, w, {}, 1, 1);
            autograd::tensor_list grads = autograd::grad({y}, {x, w}, {g});
+         }},
+        {"bn1_fwd_bwd", 0,
+         [&] {
+           Tensor y = bn1->forward(bx1);
+           autograd::tensor_list grads =
+               autograd::grad({y}, {bx1, bn1->weight, bn1->bias}, {bg1});
+         }},
+        {"bn2_fwd_bwd", 0,
+         [&] {
+           Tensor y = bn2->forward(bx2);
+           autograd::tensor_list grads =
+               autograd::grad({y}, {bx2, bn2->weight, bn2->bias}, {bg2});
          }},
     };
     for (const Workload& wl : workloads) {

@@ -1,6 +1,7 @@
 # PyTorch twin of benchmarks/conv_bench.cpp: conv2 of examples/cnn.cpp (batch 128, 32 -> 64
 # channels, 14x14, 3x3, pad 1, float32, TF32 off unless --tf32), forward alone and forward + the
-# gradients of input and weight (torch.autograd.grad), timed the same way (CUDA events around
+# gradients of input and weight (torch.autograd.grad), the CNN's two training-mode batch norms
+# (cuDNN's batch norm in PyTorch) forward + gradients, timed the same way (CUDA events around
 # batches of 10 iterations queued behind torch.cuda._sleep; median). One JSON line per workload.
 # Usage: python3 benchmarks/pytorch_conv_bench.py [--device cuda] [--batch 128] [--iters 200]
 import argparse, json, statistics, time
@@ -69,7 +70,20 @@ def main():
         y = F.conv2d(x, w, None, 1, 1)
         torch.autograd.grad((y,), (x, w), (g,))
 
-    for name, passes, fn in (("conv2_fwd", 1, fwd), ("conv2_fwd_bwd", 3, fwd_bwd)):
+    bns = []
+    for c, s in ((32, 28), (64, 14)):
+        bn = torch.nn.BatchNorm2d(c).to(dev)
+        bx = torch.randn(a.batch, c, s, s, device=dev, requires_grad=True)
+        bg = torch.randn(a.batch, c, s, s, device=dev)
+        bns.append((bn, bx, bg))
+
+    def bn_fwd_bwd(i):
+        bn, bx, bg = bns[i]
+        torch.autograd.grad((bn(bx),), (bx, bn.weight, bn.bias), (bg,))
+
+    for name, passes, fn in (("conv2_fwd", 1, fwd), ("conv2_fwd_bwd", 3, fwd_bwd),
+                             ("bn1_fwd_bwd", 0, lambda: bn_fwd_bwd(0)),
+                             ("bn2_fwd_bwd", 0, lambda: bn_fwd_bwd(1))):
         dev_us, wall_us = time_it(fn, on_cuda, a.iters)
         print(json.dumps({"name": name, "framework": f"pytorch {torch.__version__}",
                           "device": a.device, "batch": a.batch, "tf32": a.tf32,

@@ -75,6 +75,21 @@ using PoolKernel = void (*)(const Tensor& out, const Tensor& indices, const Tens
 using PoolBackwardKernel = void (*)(const Tensor& grad_in, const Tensor& grad_out,
                                     const Tensor& indices, const PoolArgs& args);
 
+// Batch norm (ops.def's batch_norm family) over a contiguous [N, C, S] input; every
+// per-channel tensor is [C], contiguous, of the input's dtype (weight, bias: or undefined).
+using BatchNormStatsKernel = void (*)(const Tensor& mean, const Tensor& var, const Tensor& invstd,
+                                      const Tensor& in, double eps);
+using BatchNormApplyKernel = void (*)(const Tensor& out, const Tensor& in, const Tensor& mean,
+                                      const Tensor& invstd, const Tensor& weight,
+                                      const Tensor& bias);
+using BatchNormBackwardReduceKernel = void (*)(const Tensor& sum_dy, const Tensor& sum_dy_xmu,
+                                               const Tensor& grad_out, const Tensor& in,
+                                               const Tensor& mean);
+using BatchNormBackwardApplyKernel = void (*)(const Tensor& grad_in, const Tensor& grad_out,
+                                              const Tensor& in, const Tensor& mean,
+                                              const Tensor& invstd, const Tensor& weight,
+                                              const Tensor& sum_dy, const Tensor& sum_dy_xmu);
+
 // Fused optimizer steps (ops.def's *_step): host-side hyperparameters, passed by value to the
 // kernels so that nothing is read back from the device. PyTorch's formulas (optim/*.cpp).
 struct SgdStepArgs {

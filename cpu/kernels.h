@@ -20,6 +20,7 @@ void register_cross_entropy_kernels();  // cpu/cross_entropy.cpp (fused forward,
 void register_optim_kernels();          // cpu/optim.cpp (fused optimizer steps)
 void register_conv_kernels();           // cpu/conv.cpp (conv2d and its two backward kernels)
 void register_pool_kernels();           // cpu/pool.cpp (max/avg pooling and their backward)
+void register_batch_norm_kernels();     // cpu/batch_norm.cpp (statistics, normalization, backward)
 
 }  // namespace cpu
 }  // namespace ember

@@ -23,6 +23,7 @@ void register_backend() {
   register_optim_kernels();
   register_conv_kernels();
   register_pool_kernels();
+  register_batch_norm_kernels();
 }
 
 }  // namespace cpu

@@ -1,18 +1,25 @@
-// ember::batch_norm, group_norm and instance_norm (nn/layer_ops.h) as composites of public
-// tensor ops, so every device runs them and autograd (double backward included) comes for
-// free. Semantics and messages follow PyTorch's. Each normalizes with statistics reduced to a
-// small tensor and then applies y = x * scale + shift, scale and shift folded from the
-// statistics, weight and bias on that small tensor: two passes over x after the reductions.
+// ember::batch_norm, group_norm and instance_norm (nn/layer_ops.h). Training-mode batch norm
+// (and instance norm with input statistics, a batch norm over [1, N C, *]) runs the batch_norm
+// kernels of core/ops.def: one statistics pass and one normalizing pass forward, one reduction
+// and one elementwise pass backward; under create_graph its backward is written with public
+// ops instead, so double backward records. Evaluation mode and group_norm are composites of
+// public ops (statistics on a small tensor, then y = x * scale + shift). Semantics and
+// messages follow PyTorch's.
 #include <cstdint>
 #include <string>
+#include <tuple>
 
+#include <ember/autograd/function_node.h>
 #include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
+#include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
 #include <ember/nn/layer_ops.h>
 
 namespace ember {
 namespace {
+
+using autograd::tensor_list;
 
 void check_input(const char* op, const Tensor& input) {
   EMBER_CHECK(input.defined(), op, ": input must be defined");
@@ -71,6 +78,73 @@ DimVector dims_from(const Tensor& input, int64_t first, bool with_batch) {
   return dims;
 }
 
+// ---- training-mode batch norm over the batch_norm kernels ----
+
+// The backward of y = (x - mean) invstd w + b over x [N, C, S] with batch statistics, written
+// with public ops (so that create_graph records it): the statistics are recomputed from x,
+// which makes the second derivative see their dependence on x.
+tensor_list batch_norm_backward_composite(const Tensor& dy, const Tensor& x, const Tensor& w,
+                                          double eps, bool need_x, bool need_w, bool need_b) {
+  const DimVector dims = {0, 2};
+  const Tensor mean = x.mean(dims, /*keepdim=*/true);
+  const Tensor invstd = (x.var(dims, /*unbiased=*/false, /*keepdim=*/true) + eps).rsqrt();
+  const Tensor xhat = (x - mean) * invstd;
+  tensor_list grads(3);
+  if (need_x) {
+    const Tensor gy = w.defined() ? dy * w.view({1, -1, 1}) : dy;
+    grads[0] = invstd * (gy - gy.mean(dims, true) - xhat * (gy * xhat).mean(dims, true));
+  }
+  if (need_w) grads[1] = (dy * xhat).sum(dims);
+  if (need_b) grads[2] = dy.sum(dims);
+  return grads;
+}
+
+// y = (x - mean) / sqrt(var + eps) * weight + bias over x [N, C, S] (contiguous), with the
+// biased batch statistics; returns y (with its node when anything requires grad), mean and
+// the biased var (no history). weight and bias are [C] or undefined.
+std::tuple<Tensor, Tensor, Tensor> batch_norm_train(const Tensor& x, const Tensor& weight,
+                                                    const Tensor& bias, double eps) {
+  const Device dev = x.device();
+  const ScalarType dt = x.dtype();
+  const int64_t channels = x.size(1);
+  Tensor mean = empty_on({channels}, dt, dev);
+  Tensor var = empty_on({channels}, dt, dev);
+  Tensor invstd = empty_on({channels}, dt, dev);
+  Tensor out = empty_on(x.sizes(), dt, dev);
+  // [C] operands as the kernels take them: the input's dtype, contiguous, no history.
+  auto plain = [dt](const Tensor& t) { return t.defined() ? t.detach().to(dt).contiguous() : t; };
+  kernel<Op::batch_norm_stats>(dev.type())(mean, var, invstd, x, eps);
+  kernel<Op::batch_norm_apply>(dev.type())(out, x, mean, invstd, plain(weight), plain(bias));
+  if (!autograd::should_record(x, weight, bias)) return {out, mean, var};
+  using autograd::FunctionNode;
+  out = autograd::record(
+      "NativeBatchNormBackward0", "batch_norm", {x, weight, bias}, out, {x, weight, mean, invstd},
+      [eps, plain](FunctionNode& n, const tensor_list& g) -> tensor_list {
+        const Tensor xs = n.saved(0), w = n.saved(1);
+        const bool need_x = n.should_compute_output(0);
+        const bool need_w = n.should_compute_output(1), need_b = n.should_compute_output(2);
+        if (GradMode::is_enabled()) {
+          return batch_norm_backward_composite(g[0], xs, w, eps, need_x, need_w, need_b);
+        }
+        const Tensor dy = g[0].contiguous();
+        const Tensor mu = n.saved(2), istd = n.saved(3);
+        const Device d = dy.device();
+        const int64_t c = xs.size(1);
+        Tensor sum_dy = empty_on({c}, dy.dtype(), d), sum_dy_xmu = empty_on({c}, dy.dtype(), d);
+        kernel<Op::batch_norm_backward_reduce>(d.type())(sum_dy, sum_dy_xmu, dy, xs, mu);
+        tensor_list grads(3);
+        if (need_x) {
+          grads[0] = empty_on(xs.sizes(), dy.dtype(), d);
+          kernel<Op::batch_norm_backward_apply>(d.type())(grads[0], dy, xs, mu, istd, plain(w),
+                                                          sum_dy, sum_dy_xmu);
+        }
+        if (need_w) grads[1] = (sum_dy_xmu * istd).to(w.dtype());
+        if (need_b) grads[2] = sum_dy;
+        return grads;
+      });
+  return {out, mean, var};
+}
+
 }  // namespace
 
 Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
@@ -108,16 +182,26 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
     return scale_shift(input, as_channels(running_mean).to(input.dtype()),
                        as_channels(running_var).to(input.dtype()), w, b, eps, view);
   }
-  // Two reductions over x (mean, biased variance), each to [C].
-  const DimVector dims = dims_from(input, 2, /*with_batch=*/true);
-  const Tensor mean = input.mean(dims);
-  const Tensor var = input.var(dims, /*unbiased=*/false);
+  if (input.dtype() != kFloat32 && input.dtype() != kFloat64) {
+    // Other floating dtypes (the kernels take float32 and float64): the composite.
+    const DimVector dims = dims_from(input, 2, /*with_batch=*/true);
+    const Tensor mean = input.mean(dims);
+    const Tensor var = input.var(dims, /*unbiased=*/false);
+    if (running_mean.defined()) update_running(as_channels(running_mean), mean, momentum);
+    if (running_var.defined()) {
+      const double n = static_cast<double>(input.numel() / channels);
+      update_running(as_channels(running_var), var * (n / (n - 1.0)), momentum);
+    }
+    return scale_shift(input, mean, var, w, b, eps, view);
+  }
+  const Tensor x = input.contiguous().view({input.size(0), channels, -1});
+  auto [out, mean, var] = batch_norm_train(x, w, b, eps);
   if (running_mean.defined()) update_running(as_channels(running_mean), mean, momentum);
   if (running_var.defined()) {
     const double n = static_cast<double>(input.numel() / channels);
     update_running(as_channels(running_var), var * (n / (n - 1.0)), momentum);
   }
-  return scale_shift(input, mean, var, w, b, eps, view);
+  return out.view(input.sizes());
 }
 
 Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias,
@@ -178,11 +262,25 @@ Tensor instance_norm(const Tensor& input, const Tensor& weight, const Tensor& bi
                        as_channels(running_var).to(input.dtype()), w, b, eps,
                        channel_view(input, 1));
   }
-  // Statistics per (sample, channel): [N, C]. The running stats take their batch average, as
-  // PyTorch's instance_norm (batch_norm over [1, N C, *] on repeated stats, then a mean over N).
-  const DimVector dims = dims_from(input, 2, /*with_batch=*/false);
-  const Tensor mean = input.mean(dims);
-  const Tensor var = input.var(dims, /*unbiased=*/false);
+  // Statistics per (sample, channel): as PyTorch, a batch norm over [1, N C, *] with weight and
+  // bias repeated N times; the running stats take the statistics' average over N.
+  const int64_t channels = input.size(1);
+  Tensor mean, var, out;
+  if (input.dtype() == kFloat32 || input.dtype() == kFloat64) {
+    auto repeat = [&](const Tensor& t) {
+      return t.defined() ? t.unsqueeze(0).expand({n, channels}).reshape({n * channels}) : t;
+    };
+    const Tensor x = input.contiguous().view({1, n * channels, -1});
+    std::tie(out, mean, var) = batch_norm_train(x, repeat(w), repeat(b), eps);
+    out = out.view(input.sizes());
+    mean = mean.view({n, channels});
+    var = var.view({n, channels});
+  } else {
+    const DimVector dims = dims_from(input, 2, /*with_batch=*/false);
+    mean = input.mean(dims);
+    var = input.var(dims, /*unbiased=*/false);
+    out = scale_shift(input, mean, var, w, b, eps, channel_view(input, n));
+  }
   if (running_mean.defined()) {
     update_running(as_channels(running_mean), mean.detach().mean({0}), momentum);
   }
@@ -190,7 +288,7 @@ Tensor instance_norm(const Tensor& input, const Tensor& weight, const Tensor& bi
     const double s = static_cast<double>(spatial);
     update_running(as_channels(running_var), var.detach().mean({0}) * (s / (s - 1.0)), momentum);
   }
-  return scale_shift(input, mean, var, w, b, eps, channel_view(input, n));
+  return out;
 }
 
 }  // namespace ember

@@ -233,6 +233,89 @@ void pool_double_backward_case(bool max) {
 
 }  // namespace
 
+// Training-mode batch norm (the batch_norm family): output, running stats and the input,
+// weight and bias gradients; instance norm over the same kernels; eval mode's composite.
+Tensors batch_norm_fwd_bwd(const Tensors& in, bool affine) {
+  Tensor x = in[0].detach().requires_grad_(true);
+  Tensor w = affine ? in[1].detach().requires_grad_(true) : Tensor();
+  Tensor b = affine ? in[2].detach().requires_grad_(true) : Tensor();
+  Tensor rm = ember::zeros({x.size(1)}, x.options()), rv = ember::ones({x.size(1)}, x.options());
+  Tensor y = ember::batch_norm(x, w, b, rm, rv, /*training=*/true, 0.1, 1e-5);
+  (y * in[3]).sum().backward();
+  Tensors out{y.detach(), rm, rv, x.grad()};
+  if (affine) {
+    out.push_back(w.grad());
+    out.push_back(b.grad());
+  }
+  return out;
+}
+
+void batch_norm_case(bool backward) {
+  Sweep sw(backward ? "batch_norm_backward_apply" : "batch_norm_apply");
+  for (const Shape& s : {Shape{6, 3}, Shape{4, 3, 7}, Shape{8, 32, 14, 14}, Shape{1, 2, 1, 1025},
+                         Shape{128, 32, 28, 28}}) {
+    if (small_mode() && s[0] == 128) continue;
+    const Shape c{s[1]};
+    const int64_t per_channel = ref::numel(s) / s[1];
+    for (ScalarType dt : {kFloat32, kFloat64}) {
+      const Pair x = make_pair(s, dt, s.size() > 2 ? Layout::kContiguous : Layout::kTransposed);
+      const Pair w = make_pair(c, dt, Layout::kContiguous), b = make_pair(c, dt, Layout::kContiguous);
+      const Pair g = make_pair(s, dt, Layout::kContiguous);
+      for (bool affine : {true, false}) {
+        sw.run(label("batch_norm", s, dt, Layout::kContiguous) + (affine ? " affine" : ""),
+               [affine](const Tensors& in) { return batch_norm_fwd_bwd(in, affine); },
+               {x.cpu, w.cpu, b.cpu, g.cpu}, {x.gpu, w.gpu, b.gpu, g.gpu},
+               reduce_tol(per_channel));
+      }
+      if (!backward || s.size() < 3) continue;
+      sw.run(
+          label("instance_norm", s, dt, Layout::kContiguous),
+          [](const Tensors& in) {
+            Tensor xi = in[0].detach().requires_grad_(true);
+            Tensor wi = in[1].detach().requires_grad_(true);
+            Tensor y = ember::instance_norm(xi, wi, in[2], {}, {}, true, 0.1, 1e-5);
+            (y * in[3]).sum().backward();
+            return Tensors{y.detach(), xi.grad(), wi.grad()};
+          },
+          {x.cpu, w.cpu, b.cpu, g.cpu}, {x.gpu, w.gpu, b.gpu, g.gpu}, reduce_tol(per_channel));
+    }
+  }
+}
+
+// The statistics far from zero (mean 1000, std 1): one-pass sums around a pivot keep them.
+void batch_norm_stats_case() {
+  Sweep sw("batch_norm_stats");
+  for (ScalarType dt : {kFloat32, kFloat64}) {
+    const Pair x = make_pair({16, 4, 9, 9}, dt, Layout::kContiguous);
+    sw.run(
+        label("batch_norm offset", {16, 4, 9, 9}, dt, Layout::kContiguous),
+        [](const Tensors& in) {
+          Tensor rm = ember::zeros({4}, in[0].options()), rv = ember::zeros({4}, in[0].options());
+          Tensor y = ember::batch_norm(in[0] + 1000.0, {}, {}, rm, rv, true, 1.0, 1e-5);
+          return Tensors{y, rm, rv};
+        },
+        {x.cpu}, {x.gpu}, reduce_tol(16 * 81));
+  }
+}
+
+// Second derivatives of training-mode batch norm (the composite backward under create_graph).
+void batch_norm_double_backward_case() {
+  Sweep sw("batch_norm_backward_reduce");
+  const Pair x = make_pair({4, 3, 5}, kFloat64, Layout::kContiguous);
+  const Pair w = make_pair({3}, kFloat64, Layout::kContiguous);
+  sw.run(
+      "batch_norm double backward",
+      [](const Tensors& in) {
+        Tensor xi = in[0].detach().requires_grad_(true);
+        Tensor wi = in[1].detach().requires_grad_(true);
+        Tensor y = ember::batch_norm(xi, wi, {}, {}, {}, true, 0.1, 1e-5);
+        auto g = ember::autograd::grad({(y * y * y).sum()}, {xi, wi}, {}, true, true);
+        (g[0] * g[0]).sum().backward();
+        return Tensors{g[0].detach(), g[1].detach(), xi.grad(), wi.grad()};
+      },
+      {x.cpu, w.cpu}, {x.gpu, w.gpu}, reduce_tol(20));
+}
+
 CaseList conv_cases_list() {
   CaseList c;
   c.push_back({"conv2d", conv_case});
@@ -242,6 +325,10 @@ CaseList conv_cases_list() {
   c.push_back({"max_pool2d_backward", [] { pool_double_backward_case(true); }});
   c.push_back({"avg_pool2d", avg_pool_case});
   c.push_back({"avg_pool2d_backward", [] { pool_double_backward_case(false); }});
+  c.push_back({"batch_norm_stats", batch_norm_stats_case});
+  c.push_back({"batch_norm_apply", [] { batch_norm_case(false); }});
+  c.push_back({"batch_norm_backward_reduce", batch_norm_double_backward_case});
+  c.push_back({"batch_norm_backward_apply", [] { batch_norm_case(true); }});
   return c;
 }
 

@@ -136,6 +136,58 @@ TEST(BatchNorm, Float32KeepsPrecisionWithALargeMean) {
   expect_near(y, normalize(vals(x), 16, 3, st.mean, st.var, {}, {}, 1e-5), 2e-4);
 }
 
+// Training-mode gradients of sum(y * g) against the closed form in double loops: with
+// xhat = (x - mean) invstd, dx = invstd w (g - mean(g) - xhat mean(g xhat)), dw = sum(g xhat),
+// db = sum(g). Then the create_graph route (a composite) must give the same first derivatives.
+TEST(BatchNorm, TrainingGradientsMatchTheClosedForm) {
+  ember::manual_seed(5);
+  for (auto dev : {ember::Device(ember::kCPU), ember::Device(ember::kCUDA)}) {
+    if (dev.is_cuda() && !ember::cuda::is_available()) continue;
+    const int64_t n = 5, c = 3, sp = 7;
+    const Tensor x0 = randn({n, c, sp}, 3.0, 2.0), g0 = randn({n, c, sp});
+    const Tensor w0 = randn({c}), b0 = randn({c});
+    const std::vector<double> x = vals(x0), g = vals(g0), w = vals(w0);
+    const Stats st = stats(x, n, c, 1);
+    std::vector<double> dx(x.size()), dw(c, 0.0), db(c, 0.0);
+    for (int64_t k = 0; k < c; ++k) {
+      const double invstd = 1.0 / std::sqrt(st.var[k] + 1e-5);
+      double mg = 0, mgx = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < sp; ++j) {
+          const size_t at = static_cast<size_t>((i * c + k) * sp + j);
+          const double xhat = (x[at] - st.mean[k]) * invstd;
+          mg += g[at];
+          mgx += g[at] * xhat;
+        }
+      }
+      dw[k] = mgx;
+      db[k] = mg;
+      mg /= st.count;
+      mgx /= st.count;
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < sp; ++j) {
+          const size_t at = static_cast<size_t>((i * c + k) * sp + j);
+          const double xhat = (x[at] - st.mean[k]) * invstd;
+          dx[at] = invstd * w[k] * (g[at] - mg - xhat * mgx);
+        }
+      }
+    }
+    for (bool create_graph : {false, true}) {
+      const std::string what = std::string(dev.is_cuda() ? "cuda" : "cpu") +
+                               (create_graph ? " create_graph" : " native");
+      Tensor xi = x0.to(dev).requires_grad_(true), wi = w0.to(dev).requires_grad_(true);
+      Tensor bi = b0.to(dev).requires_grad_(true);
+      Tensor y = ember::batch_norm(xi, wi, bi, {}, {}, /*training=*/true, 0.1, 1e-5);
+      auto grads = ember::autograd::grad({(y * g0.to(dev)).sum()}, {xi, wi, bi}, {}, true,
+                                         create_graph);
+      expect_near(grads[0], dx, 1e-4, what + " grad x");
+      expect_near(grads[1], dw, 1e-4, what + " grad weight");
+      expect_near(grads[2], db, 1e-4, what + " grad bias");
+      EXPECT_EQ(grads[0].requires_grad(), create_graph) << what;
+    }
+  }
+}
+
 TEST(BatchNorm, EvalUsesTheRunningStats) {
   ember::manual_seed(3);
   const Tensor x = randn({4, 3, 2});
