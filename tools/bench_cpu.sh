@@ -29,6 +29,7 @@ if [ -x "$BUILD_DIR/benchmarks/libtorch_micro_bench" ] &&
   echo "warning: LibTorch uses the reference BLAS; apt-get install libopenblas0-pthread" >&2
 fi
 
+ember_openblas_coretype
 if [ -n "${BENCH_THREADS:-}" ]; then  # LibTorch's GEMM is OpenBLAS's, with its own threads
   export BENCH_THREADS OPENBLAS_NUM_THREADS="$BENCH_THREADS" OMP_NUM_THREADS="$BENCH_THREADS"
 fi

@@ -6,6 +6,8 @@
 # Env: ROUNDS (default 3), OUT (a folder for the raw logs and cnn_compare.json, optional).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/tools/common.sh"
+ember_openblas_coretype
 BUILD="${1:-$ROOT/build}"
 shift || true
 ROUNDS="${ROUNDS:-3}"

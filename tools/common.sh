@@ -37,3 +37,24 @@ ember_configure() {
   if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then gen=(-G Ninja); fi
   cmake -S "$EMBER_ROOT" -B "$dir" "${gen[@]}" "$@"
 }
+
+# ember_openblas_coretype: LibTorch's GEMMs are OpenBLAS's. On a virtual machine whose CPU reports
+# a generic model, Debian's OpenBLAS 0.3.21 picks its "Prescott" (SSE3) kernels: 5-6x slower
+# than its AVX-512 ones, which would make every comparison wrong. Unless the caller set
+# OPENBLAS_CORETYPE, export the best core type the CPU's flags allow (Cooperlake with
+# avx512_bf16, SkylakeX with avx512f, Haswell with avx2) and say so on stderr. Benchmarks only.
+ember_openblas_coretype() {
+  [ -n "${OPENBLAS_CORETYPE:-}" ] && return 0
+  local flags core=""
+  flags="$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)"
+  if [[ " $flags " == *" avx512_bf16 "* ]]; then
+    core=Cooperlake
+  elif [[ " $flags " == *" avx512f "* ]]; then
+    core=SkylakeX
+  elif [[ " $flags " == *" avx2 "* ]]; then
+    core=Haswell
+  fi
+  [ -z "$core" ] && return 0
+  export OPENBLAS_CORETYPE="$core"
+  echo "note: OPENBLAS_CORETYPE=$core for LibTorch's OpenBLAS (see tools/common.sh)" >&2
+}
