@@ -10,9 +10,11 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <ember/core/context.h>
@@ -379,6 +381,65 @@ Workspace best_effort_workspace(size_t want, int device) {
   return Workspace();
 }
 
+// Times each candidate as it will run (its own math type, the call's buffers: `target`) and
+// orders them fastest first (the best of 3 runs after a warm-up); candidates that cannot get
+// their workspace or that cuDNN rejects are dropped. cudnnFind*Ex's own ranking was not that of
+// the runs ember makes: on the H200 the search's pick for the CNN's conv2 (float32, TF32 off)
+// ran 1.1-1.4x slower than the heuristics' pick. A likely cause: results it reports with
+// DEFAULT_MATH may have been timed on TF32 tensor cores, and ember runs them with FMA math.
+template <class Ops>
+std::vector<Candidate> time_candidates(cudnnHandle_t h, Plan& p, const Ptrs& target,
+                                       const std::vector<Candidate>& candidates, int device) {
+  const char* op = kind_op(p.kind);
+  cudaStream_t stream = nullptr;
+  EMBER_CUDNN_CHECK(op, cudnnGetStream(h, &stream));
+  const float one_f = 1.0f, zero_f = 0.0f;
+  const double one_d = 1.0, zero_d = 0.0;
+  const void* alpha = p.dtype_double ? static_cast<const void*>(&one_d) : &one_f;
+  const void* beta = p.dtype_double ? static_cast<const void*>(&zero_d) : &zero_f;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  EMBER_CUDA_CHECK(cudaEventCreate(&start));
+  EMBER_CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<std::pair<float, Candidate>> timed;
+  try {
+    for (const Candidate& c : candidates) {
+      Workspace ws;
+      try {
+        ws = Workspace(c.workspace, device);
+      } catch (const OutOfMemoryError&) {
+        continue;
+      }
+      p.set_math(c.math, op);
+      if (Ops::run(h, p, target, c.algo, ws.get(), ws.bytes(), alpha, beta) !=
+          CUDNN_STATUS_SUCCESS) {
+        continue;
+      }
+      float best = std::numeric_limits<float>::infinity();
+      for (int rep = 0; rep < 3; ++rep) {
+        EMBER_CUDA_CHECK(cudaEventRecord(start, stream));
+        EMBER_CUDNN_CHECK(op, Ops::run(h, p, target, c.algo, ws.get(), ws.bytes(), alpha, beta));
+        EMBER_CUDA_CHECK(cudaEventRecord(stop, stream));
+        EMBER_CUDA_CHECK(cudaEventSynchronize(stop));
+        float ms = 0;
+        EMBER_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        best = std::min(best, ms);
+      }
+      timed.emplace_back(best, c);
+    }
+  } catch (...) {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    throw;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::stable_sort(timed.begin(), timed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Candidate> out;
+  for (const auto& t : timed) out.push_back(t.second);
+  return out;
+}
+
 // The usable algorithms of a plan, best first: cuDNN's heuristics (cudnnGet*_v7, ordered by
 // expected speed) or, in benchmark mode, its timed search (cudnnFind*Ex on the call's own
 // buffers, ordered by measured time). Usable: status success, deterministic when asked (by
@@ -394,6 +455,8 @@ std::vector<Candidate> choose_algorithms(cudnnHandle_t h, Plan& p, const Ptrs& d
   std::vector<typename Ops::Perf> perf(static_cast<size_t>(max_n));
   int got = 0;
   size_t search_bytes = SIZE_MAX;
+  Ptrs target = d;
+  Workspace scratch;
   p.set_math(p.base_math, op);
   if (f.benchmark) {
     // Give the search the largest workspace any algorithm asks for, within what fits.
@@ -407,8 +470,6 @@ std::vector<Candidate> choose_algorithms(cudnnHandle_t h, Plan& p, const Ptrs& d
     }
     // The search writes its output. Backward-weight chunks after the first accumulate into
     // grad_weight, so that search writes into a scratch grad_weight instead (it is small).
-    Ptrs target = d;
-    Workspace scratch;
     if (p.kind == kBackwardFilter) {
       scratch = Workspace(p.weight_bytes, device);
       target.w = scratch.get();
@@ -441,6 +502,10 @@ std::vector<Candidate> choose_algorithms(cudnnHandle_t h, Plan& p, const Ptrs& d
     if (Ops::workspace(h, p, algo, &bytes) != CUDNN_STATUS_SUCCESS) continue;
     if (f.benchmark && bytes > search_bytes) continue;
     out.push_back({algo, math, bytes});
+  }
+  if (f.benchmark && !out.empty()) {
+    std::vector<Candidate> timed = time_candidates<Ops>(h, p, target, out, device);
+    if (!timed.empty()) out = std::move(timed);
   }
   p.set_math(p.base_math, op);
   return out;
