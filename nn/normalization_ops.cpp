@@ -99,44 +99,55 @@ tensor_list batch_norm_backward_composite(const Tensor& dy, const Tensor& x, con
   return grads;
 }
 
-// y = (x - mean) / sqrt(var + eps) * weight + bias over x [N, C, S] (contiguous), with the
-// biased batch statistics; returns y (with its node when anything requires grad), mean and
-// the biased var (no history). weight and bias are [C] or undefined.
-std::tuple<Tensor, Tensor, Tensor> batch_norm_train(const Tensor& x, const Tensor& weight,
-                                                    const Tensor& bias, double eps) {
-  const Device dev = x.device();
-  const ScalarType dt = x.dtype();
-  const int64_t channels = x.size(1);
+// y = (x - mean) / sqrt(var + eps) * weight + bias over the input grouped as `groups` = [A, C, S]
+// (batch norm: [N, C, S]; instance norm: [1, N C, S]), with the biased statistics of each of
+// the C channels; returns y in the input's shape (a tensor of its own, not a view, so that
+// in-place ops on it work), with its node when anything requires grad, and the mean and the
+// biased var [C] (no history). weight and bias are [C] or undefined.
+std::tuple<Tensor, Tensor, Tensor> batch_norm_train(const Tensor& input, IntArrayRef groups,
+                                                    const Tensor& weight, const Tensor& bias,
+                                                    double eps) {
+  const Device dev = input.device();
+  const ScalarType dt = input.dtype();
+  const int64_t channels = groups[1];
+  const DimVector shape(groups);
   Tensor mean = empty_on({channels}, dt, dev);
   Tensor var = empty_on({channels}, dt, dev);
   Tensor invstd = empty_on({channels}, dt, dev);
-  Tensor out = empty_on(x.sizes(), dt, dev);
+  Tensor out = empty_on(input.sizes(), dt, dev);
   // [C] operands as the kernels take them: the input's dtype, contiguous, no history.
   auto plain = [dt](const Tensor& t) { return t.defined() ? t.detach().to(dt).contiguous() : t; };
+  const Tensor x = input.detach().contiguous().view(shape);
   kernel<Op::batch_norm_stats>(dev.type())(mean, var, invstd, x, eps);
-  kernel<Op::batch_norm_apply>(dev.type())(out, x, mean, invstd, plain(weight), plain(bias));
-  if (!autograd::should_record(x, weight, bias)) return {out, mean, var};
+  kernel<Op::batch_norm_apply>(dev.type())(out.view(shape), x, mean, invstd, plain(weight),
+                                           plain(bias));
+  if (!autograd::should_record(input, weight, bias)) return {out, mean, var};
   using autograd::FunctionNode;
   out = autograd::record(
-      "NativeBatchNormBackward0", "batch_norm", {x, weight, bias}, out, {x, weight, mean, invstd},
-      [eps, plain](FunctionNode& n, const tensor_list& g) -> tensor_list {
-        const Tensor xs = n.saved(0), w = n.saved(1);
+      "NativeBatchNormBackward0", "batch_norm", {input, weight, bias}, out,
+      {input, weight, mean, invstd},
+      [eps, plain, shape](FunctionNode& n, const tensor_list& g) -> tensor_list {
+        const Tensor in = n.saved(0), w = n.saved(1);
         const bool need_x = n.should_compute_output(0);
         const bool need_w = n.should_compute_output(1), need_b = n.should_compute_output(2);
         if (GradMode::is_enabled()) {
-          return batch_norm_backward_composite(g[0], xs, w, eps, need_x, need_w, need_b);
+          tensor_list grads = batch_norm_backward_composite(
+              g[0].reshape(shape), in.reshape(shape), w, eps, need_x, need_w, need_b);
+          if (need_x) grads[0] = grads[0].reshape(in.sizes());
+          return grads;
         }
-        const Tensor dy = g[0].contiguous();
+        const Tensor dy = g[0].contiguous().view(shape);
+        const Tensor xs = in.contiguous().view(shape);
         const Tensor mu = n.saved(2), istd = n.saved(3);
         const Device d = dy.device();
-        const int64_t c = xs.size(1);
+        const int64_t c = shape[1];
         Tensor sum_dy = empty_on({c}, dy.dtype(), d), sum_dy_xmu = empty_on({c}, dy.dtype(), d);
         kernel<Op::batch_norm_backward_reduce>(d.type())(sum_dy, sum_dy_xmu, dy, xs, mu);
         tensor_list grads(3);
         if (need_x) {
-          grads[0] = empty_on(xs.sizes(), dy.dtype(), d);
-          kernel<Op::batch_norm_backward_apply>(d.type())(grads[0], dy, xs, mu, istd, plain(w),
-                                                          sum_dy, sum_dy_xmu);
+          grads[0] = empty_on(in.sizes(), dy.dtype(), d);
+          kernel<Op::batch_norm_backward_apply>(d.type())(grads[0].view(shape), dy, xs, mu, istd,
+                                                          plain(w), sum_dy, sum_dy_xmu);
         }
         if (need_w) grads[1] = (sum_dy_xmu * istd).to(w.dtype());
         if (need_b) grads[2] = sum_dy;
@@ -194,14 +205,14 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
     }
     return scale_shift(input, mean, var, w, b, eps, view);
   }
-  const Tensor x = input.contiguous().view({input.size(0), channels, -1});
-  auto [out, mean, var] = batch_norm_train(x, w, b, eps);
+  const int64_t spatial = input.numel() / (input.size(0) * channels);
+  auto [out, mean, var] = batch_norm_train(input, {input.size(0), channels, spatial}, w, b, eps);
   if (running_mean.defined()) update_running(as_channels(running_mean), mean, momentum);
   if (running_var.defined()) {
     const double n = static_cast<double>(input.numel() / channels);
     update_running(as_channels(running_var), var * (n / (n - 1.0)), momentum);
   }
-  return out.view(input.sizes());
+  return out;
 }
 
 Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight, const Tensor& bias,
@@ -270,9 +281,8 @@ Tensor instance_norm(const Tensor& input, const Tensor& weight, const Tensor& bi
     auto repeat = [&](const Tensor& t) {
       return t.defined() ? t.unsqueeze(0).expand({n, channels}).reshape({n * channels}) : t;
     };
-    const Tensor x = input.contiguous().view({1, n * channels, -1});
-    std::tie(out, mean, var) = batch_norm_train(x, repeat(w), repeat(b), eps);
-    out = out.view(input.sizes());
+    std::tie(out, mean, var) =
+        batch_norm_train(input, {1, n * channels, spatial}, repeat(w), repeat(b), eps);
     mean = mean.view({n, channels});
     var = var.view({n, channels});
   } else {

@@ -188,6 +188,22 @@ TEST(BatchNorm, TrainingGradientsMatchTheClosedForm) {
   }
 }
 
+// A ResNet block adds the shortcut in place (out += identity) to the batch norm's output: the
+// output must be a tensor of its own, not a view of one with history.
+TEST(BatchNorm, OutputTakesInPlaceOpsUnderAutograd) {
+  ember::manual_seed(6);
+  for (bool instance : {false, true}) {
+    Tensor x = randn({2, 3, 4, 4}).requires_grad_(true);
+    Tensor y = instance ? ember::instance_norm(x, {}, {}, {}, {}, true, 0.1, 1e-5)
+                        : ember::batch_norm(x, {}, {}, {}, {}, true, 0.1, 1e-5);
+    y += x;
+    y.sum().backward();
+    // d/dx sum(norm(x) + x) = 1: the normalized part's gradient of a sum is zero.
+    expect_near(x.grad(), std::vector<double>(static_cast<size_t>(x.numel()), 1.0), 1e-5,
+                instance ? "instance" : "batch");
+  }
+}
+
 TEST(BatchNorm, EvalUsesTheRunningStats) {
   ember::manual_seed(3);
   const Tensor x = randn({4, 3, 2});
