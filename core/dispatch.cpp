@@ -58,6 +58,7 @@ void init_backends() {
   struct Reset {
     ~Reset() { t_initializing = false; }
   } reset;
+  cpu::check_cpu();  // before any kernel built for x86-64-v3 runs
   cpu::register_backend();
 #ifdef EMBER_WITH_CUDA
   cuda::register_backend();

@@ -6,6 +6,10 @@ namespace ember {
 namespace cpu {
 
 void register_backend();
+// cpu/isa.cpp: whether this CPU runs the instructions the library was built for, and a check
+// that throws ember::Error naming them when it does not (init_backends calls it first).
+bool cpu_runs_this_build();
+void check_cpu();
 
 void register_unary_kernels();          // cpu/unary.cpp
 void register_binary_kernels();         // cpu/binary.cpp (tensor-tensor, tensor-scalar, where,
