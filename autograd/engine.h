@@ -11,6 +11,8 @@ namespace ember::autograd {
 
 class Engine {
  public:
+  class GraphTask;  // one backward pass (engine.cpp)
+
   // roots[i] receives root_grads[i]. With `captures` non-empty, the gradients arriving at
   // those edges are returned (one per capture) and only nodes on a path to them run.
   static tensor_list execute(ArrayRef<Edge> roots, TensorList root_grads, bool keep_graph,

@@ -18,22 +18,13 @@ inline Tensor if_needed(const Tensor& keep, const Tensor& other) {
   return needs_grad(other) ? keep : Tensor();
 }
 
-inline bool is_one(const Scalar& s) {
-  return s.isFloatingPoint() ? s.toDouble() == 1.0 : s.toLong() == 1;
-}
-inline bool is_zero(const Scalar& s) {
-  return s.isFloatingPoint() ? s.toDouble() == 0.0 : s.toLong() == 0;
-}
 // s - 1, keeping an integral exponent integral (pow(x, 2) -> pow(x, 1), not pow(x, 1.0)).
 inline Scalar minus_one(const Scalar& s) {
   return s.isFloatingPoint() ? Scalar(s.toDouble() - 1.0) : Scalar(s.toLong() - 1);
 }
-inline Scalar negated(const Scalar& s) {
-  return s.isFloatingPoint() ? Scalar(-s.toDouble()) : Scalar(-s.toLong());
-}
 
 // g * alpha, skipping the multiply when alpha is 1.
-inline Tensor scaled(const Tensor& g, const Scalar& alpha) { return is_one(alpha) ? g : g * alpha; }
+inline Tensor scaled(const Tensor& g, const Scalar& alpha) { return alpha.equal(1) ? g : g * alpha; }
 
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;  // 1 / sqrt(2 pi)
 
@@ -80,7 +71,7 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   return record("SubBackward0", "sub", {a, b}, out, {},
                 [alpha](FunctionNode& n, const tensor_list& g) -> tensor_list {
                   return {n.should_compute_output(0) ? g[0] : Tensor(),
-                          n.should_compute_output(1) ? scaled(g[0], negated(alpha)) : Tensor()};
+                          n.should_compute_output(1) ? scaled(g[0], -alpha) : Tensor()};
                 });
 }
 
@@ -145,7 +136,7 @@ Tensor pow(const Tensor& a, const Scalar& exponent) {
   Tensor out = untracked([&] { return ember::pow(a, exponent); });
   return record("PowBackward0", "pow", {a}, out, {a},
                 [exponent](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  if (is_zero(exponent)) return {ember::zeros_like(g[0])};
+                  if (exponent.equal(0)) return {ember::zeros_like(g[0])};
                   Tensor a = n.saved(0);
                   const bool square = !exponent.isFloatingPoint() && exponent.toLong() == 2;
                   Tensor d = square ? a * 2 : a.pow(minus_one(exponent)) * exponent;

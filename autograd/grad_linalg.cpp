@@ -12,7 +12,6 @@ namespace {
 inline Tensor if_needed(const Tensor& keep, const Tensor& other) {
   return needs_grad(other) ? keep : Tensor();
 }
-inline bool is_one(const Scalar& s) { return s.toDouble() == 1.0; }
 
 // A 2-D matrix stored column-major: a transposed contiguous tensor, such as linear's W.t().
 inline bool column_major(const Tensor& t) {
@@ -64,14 +63,14 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
                 {if_needed(mat1, mat2), if_needed(mat2, mat1)},
                 [beta, alpha, a_cm, b_cm](FunctionNode& n, const tensor_list& g) -> tensor_list {
                   tensor_list r(3);
-                  if (n.should_compute_output(0)) r[0] = is_one(beta) ? g[0] : g[0] * beta;
+                  if (n.should_compute_output(0)) r[0] = beta.equal(1) ? g[0] : g[0] * beta;
                   if (n.should_compute_output(1)) {
                     r[1] = grad_mat1(g[0], n.saved(1), a_cm);
-                    if (!is_one(alpha)) r[1] = r[1] * alpha;
+                    if (!alpha.equal(1)) r[1] = r[1] * alpha;
                   }
                   if (n.should_compute_output(2)) {
                     r[2] = grad_mat2(g[0], n.saved(0), b_cm);
-                    if (!is_one(alpha)) r[2] = r[2] * alpha;
+                    if (!alpha.equal(1)) r[2] = r[2] * alpha;
                   }
                   return r;
                 });

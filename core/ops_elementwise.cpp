@@ -29,14 +29,6 @@ inline ScalarType scalar_result(ScalarType t, const Scalar& s) {
   }
 }
 
-inline bool is_one(const Scalar& s) {
-  return s.isFloatingPoint() ? s.toDouble() == 1.0 : s.toLong() == 1;
-}
-
-Scalar scalar_neg(const Scalar& s) {
-  if (s.isFloatingPoint()) return Scalar(-s.toDouble());
-  return Scalar(-s.toLong());
-}
 
 Scalar scalar_mul(const Scalar& a, const Scalar& b) {
   if (a.isFloatingPoint() || b.isFloatingPoint()) return Scalar(a.toDouble() * b.toDouble());
@@ -252,7 +244,7 @@ void check_mask(const char* op, const Tensor& self, const Tensor& mask) {
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   if (autograd::should_record(a, b)) return autograd::recorded::add(a, b, alpha);
-  if (!is_one(alpha)) {
+  if (!alpha.equal(1)) {
     check_alpha("add", result_type(a, b), alpha);
     return binary_promote<Op::add>("add", a, mul(b, alpha));
   }
@@ -262,7 +254,7 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
   if (autograd::should_record(a)) return autograd::recorded::add(a, b, alpha);
   const ScalarType dt = scalar_result(a.dtype(), b);
-  if (__builtin_expect(!is_one(alpha), 0)) {
+  if (__builtin_expect(!alpha.equal(1), 0)) {
     check_alpha("add", dt, alpha);
     return scalar_op<Op::add_scalar>(a, scalar_mul(b, alpha), dt, dt);
   }
@@ -272,7 +264,7 @@ Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   if (autograd::should_record(a, b)) return autograd::recorded::sub(a, b, alpha);
   check_no_bool_sub("sub", a.dtype() == kBool || b.dtype() == kBool);
-  if (!is_one(alpha)) {
+  if (!alpha.equal(1)) {
     check_alpha("sub", result_type(a, b), alpha);
     return binary_promote<Op::sub>("sub", a, mul(b, alpha));
   }
@@ -284,7 +276,7 @@ Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
   check_no_bool_sub("sub", a.dtype() == kBool || b.isBoolean());
   const ScalarType dt = scalar_result(a.dtype(), b);
   check_alpha("sub", dt, alpha);
-  return scalar_op<Op::add_scalar>(a, scalar_neg(is_one(alpha) ? b : scalar_mul(b, alpha)), dt, dt);
+  return scalar_op<Op::add_scalar>(a, -(alpha.equal(1) ? b : scalar_mul(b, alpha)), dt, dt);
 }
 
 Tensor mul(const Tensor& a, const Tensor& b) {
@@ -555,7 +547,7 @@ Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
     autograd::recorded::add_(*this, other, alpha);
     return *this;
   }
-  if (!is_one(alpha)) {
+  if (!alpha.equal(1)) {
     check_alpha("add_", result_type(*this, other), alpha);
     return add_(ember::mul(other, alpha));
   }
@@ -571,7 +563,7 @@ Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
   const ScalarType rt = scalar_result(dtype(), other);
   check_alpha("add_", rt, alpha);
   return inplace_scalar<Op::add_scalar>("add_", *this,
-                                        is_one(alpha) ? other : scalar_mul(other, alpha), rt);
+                                        alpha.equal(1) ? other : scalar_mul(other, alpha), rt);
 }
 
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
@@ -581,7 +573,7 @@ Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
     return *this;
   }
   check_no_bool_sub("sub_", dtype() == kBool || other.dtype() == kBool);
-  if (!is_one(alpha)) {
+  if (!alpha.equal(1)) {
     check_alpha("sub_", result_type(*this, other), alpha);
     return sub_(ember::mul(other, alpha));
   }
@@ -598,7 +590,7 @@ Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
   const ScalarType rt = scalar_result(dtype(), other);
   check_alpha("sub_", rt, alpha);
   return inplace_scalar<Op::add_scalar>(
-      "sub_", *this, scalar_neg(is_one(alpha) ? other : scalar_mul(other, alpha)), rt);
+      "sub_", *this, -(alpha.equal(1) ? other : scalar_mul(other, alpha)), rt);
 }
 
 Tensor& Tensor::mul_(const Tensor& other) {

@@ -46,6 +46,19 @@ class Scalar {
   int64_t toLong() const { return to<int64_t>(); }
   bool toBool() const { return to<bool>(); }
 
+  // -s, as LibTorch's Scalar::operator-: a floating scalar stays floating; bool and integer
+  // scalars give an integer.
+  Scalar operator-() const { return isFloatingPoint() ? Scalar(-d_) : Scalar(-toLong()); }
+  // Whether the scalar equals num, as LibTorch's Scalar::equal: compared as floating when
+  // either side is, as integers otherwise (a bool scalar is 0 or 1).
+  template <class T, std::enable_if_t<std::is_arithmetic<T>::value, int> = 0>
+  bool equal(T num) const {
+    if (std::is_floating_point<T>::value || isFloatingPoint()) {
+      return toDouble() == static_cast<double>(num);
+    }
+    return toLong() == static_cast<int64_t>(num);
+  }
+
   // The dtype this scalar has on its own: bool, int64 or float64.
   ScalarType type() const {
     return kind_ == Kind::Float ? kFloat64 : kind_ == Kind::Int ? kInt64 : kBool;

@@ -215,11 +215,10 @@ void abs_kernel(const Tensor& out, const Tensor& in) {
   }
 }
 
-// Any dtype in, bool out; NaN counts as true, as in PyTorch.
+// Bool in (the front-end casts first: NaN becomes true, as in PyTorch), bool out.
 void logical_not_kernel(const Tensor& out, const Tensor& in) {
-  EMBER_DISPATCH_ALL_TYPES(in.dtype(), "logical_not", [&] {
-    unary_loop<bool, scalar_t>(out, in, [](scalar_t v) { return v == scalar_t(0); });
-  });
+  EMBER_CHECK(in.dtype() == kBool, "logical_not: the kernel takes bool, got ", in.dtype());
+  unary_loop<bool, bool>(out, in, [](bool v) { return !v; });
 }
 
 // clamp(in, a = min, b = max), bounds converted to in's dtype. A NaN input stays NaN

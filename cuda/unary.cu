@@ -130,18 +130,14 @@ void numeric_kernel(const Tensor& out, const Tensor& in) {
                                [&] { gpu_kernel<scalar_t, scalar_t>(Fn::kName, Fn(), out, in); });
 }
 
-// Any dtype in, bool out; NaN counts as true, as in PyTorch.
+// Bool in (the front-end casts first: NaN becomes true, as in PyTorch), bool out.
 struct LogicalNot {
-  template <class T>
-  __device__ bool operator()(T x) const {
-    return x == T(0);
-  }
+  __device__ bool operator()(bool x) const { return !x; }
 };
 
 void logical_not_kernel(const Tensor& out, const Tensor& in) {
-  EMBER_DISPATCH_ALL_TYPES(in.dtype(), "logical_not", [&] {
-    gpu_kernel<bool, scalar_t>("logical_not", LogicalNot(), out, in);
-  });
+  EMBER_CHECK(in.dtype() == kBool, "logical_not: the kernel takes bool, got ", in.dtype());
+  gpu_kernel<bool, bool>("logical_not", LogicalNot(), out, in);
 }
 
 }  // namespace

@@ -315,6 +315,28 @@ const std::vector<ScalarCase>& scalar_cases() {
   return cases;
 }
 
+// LibTorch's Scalar::operator- and Scalar::equal (the alpha forms of add/sub and their
+// backward use them).
+TEST(Scalar, NegationAndEqualAsLibTorch) {
+  EXPECT_TRUE((-Scalar(2.5)).isFloatingPoint());
+  EXPECT_EQ((-Scalar(2.5)).toDouble(), -2.5);
+  EXPECT_TRUE((-Scalar(3)).isIntegral());
+  EXPECT_EQ((-Scalar(3)).toLong(), -3);
+  EXPECT_EQ((-Scalar(int64_t(1) << 62)).toLong(), -(int64_t(1) << 62));  // no trip through double
+  EXPECT_TRUE(Scalar(1).equal(1));
+  EXPECT_TRUE(Scalar(1.0).equal(1));
+  EXPECT_TRUE(Scalar(1).equal(1.0));
+  EXPECT_FALSE(Scalar(1.5).equal(1));
+  EXPECT_TRUE(Scalar(true).equal(1));
+  EXPECT_FALSE(Scalar(false).equal(1));
+  EXPECT_FALSE(Scalar((int64_t(1) << 53) + 1).equal(int64_t(1) << 53));  // integers exactly
+  // sub with an alpha negates alpha * b: integer math stays exact.
+  const Tensor a = ember::full({2}, int64_t(1) << 60, ember::kInt64);
+  EXPECT_EQ(ember::sub(a, a, 1).sum().item<int64_t>(), 0);
+  EXPECT_EQ(ember::sub(a, ember::ones({2}, ember::kInt64), -3)[0].item<int64_t>(),
+            (int64_t(1) << 60) + 3);
+}
+
 TEST(Scalar, AgainstReferenceEveryDtypeAndScalarKind) {
   ref::Rng rng(34);
   const std::vector<Scalar> scalars = {Scalar(true), Scalar(3), Scalar(-2), Scalar(2.5),

@@ -109,6 +109,34 @@ TEST(ConvAgainstLibTorch, EveryCase) {
   }
 }
 
+// The cuDNN switches as LibTorch spells them and as torch.backends.cudnn does: one set of
+// flags. TF32 in convolutions follows set_float32_matmul_precision until set explicitly (ctest
+// runs each test in a process of its own, so this one starts from the defaults).
+TEST(ConvFlags, LibTorchSpellingsAndTf32FollowsTheMatmulPrecision) {
+  ember::Context& ctx = ember::globalContext();
+  EXPECT_FALSE(ctx.allowTF32CuDNN());  // "highest" by default: full float32
+  ember::set_float32_matmul_precision("high");
+  EXPECT_TRUE(ctx.allowTF32CuDNN());
+  EXPECT_TRUE(ember::cudnn::allow_tf32());
+  EXPECT_TRUE(ctx.allowTF32CuBLAS());
+  ember::set_float32_matmul_precision("highest");
+  EXPECT_FALSE(ctx.allowTF32CuDNN());
+  ctx.setAllowTF32CuDNN(true);  // explicit: no longer follows the precision
+  EXPECT_TRUE(ember::cudnn::allow_tf32());
+  EXPECT_FALSE(ctx.allowTF32CuBLAS());
+  ember::cudnn::set_allow_tf32(false);
+  EXPECT_FALSE(ctx.allowTF32CuDNN());
+  ember::set_float32_matmul_precision("medium");
+  EXPECT_FALSE(ctx.allowTF32CuDNN());
+  ember::set_float32_matmul_precision("highest");
+  for (bool on : {true, false}) {
+    ctx.setBenchmarkCuDNN(on);
+    EXPECT_EQ(ember::cudnn::benchmark(), on);
+    ember::cudnn::set_deterministic(on);
+    EXPECT_EQ(ctx.deterministicCuDNN(), on);
+  }
+}
+
 TEST(ConvFrontEnd, Float32MatchesFloat64AndNamesTheNode) {
   const Tensor x = wave({2, 3, 6, 6}, 0.1).to(ember::kFloat32).requires_grad_(true);
   const Tensor w = wave({4, 3, 3, 3}, 0.2).to(ember::kFloat32).requires_grad_(true);
