@@ -24,7 +24,9 @@ inline Scalar minus_one(const Scalar& s) {
 }
 
 // g * alpha, skipping the multiply when alpha is 1.
-inline Tensor scaled(const Tensor& g, const Scalar& alpha) { return alpha.equal(1) ? g : g * alpha; }
+inline Tensor scaled(const Tensor& g, const Scalar& alpha) {
+  return alpha.equal(1) ? g : g * alpha;
+}
 
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;  // 1 / sqrt(2 pi)
 

@@ -146,14 +146,12 @@ int main(int argc, char** argv) {
         {"bn1_fwd_bwd", 0,
          [&] {
            Tensor y = bn1->forward(bx1);
-           autograd::tensor_list grads =
-               autograd::grad({y}, {bx1, bn1->weight, bn1->bias}, {bg1});
+           autograd::tensor_list grads = autograd::grad({y}, {bx1, bn1->weight, bn1->bias}, {bg1});
          }},
         {"bn2_fwd_bwd", 0,
          [&] {
            Tensor y = bn2->forward(bx2);
-           autograd::tensor_list grads =
-               autograd::grad({y}, {bx2, bn2->weight, bn2->bias}, {bg2});
+           autograd::tensor_list grads = autograd::grad({y}, {bx2, bn2->weight, bn2->bias}, {bg2});
          }},
     };
     for (const Workload& wl : workloads) {

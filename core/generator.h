@@ -5,11 +5,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define EMBER_HOST_DEVICE __host__ __device__
-#else
-#define EMBER_HOST_DEVICE
-#endif
+#include <ember/core/host_device.h>
 
 // ---- The random-number scheme (every backend's random kernels follow it exactly) ----
 // A random op reserves counters with next_philox(count) and passes the returned (seed,

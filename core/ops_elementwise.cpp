@@ -29,7 +29,6 @@ inline ScalarType scalar_result(ScalarType t, const Scalar& s) {
   }
 }
 
-
 Scalar scalar_mul(const Scalar& a, const Scalar& b) {
   if (a.isFloatingPoint() || b.isFloatingPoint()) return Scalar(a.toDouble() * b.toDouble());
   return Scalar(a.toLong() * b.toLong());
@@ -589,8 +588,8 @@ Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
   check_no_bool_sub("sub_", dtype() == kBool || other.isBoolean());
   const ScalarType rt = scalar_result(dtype(), other);
   check_alpha("sub_", rt, alpha);
-  return inplace_scalar<Op::add_scalar>(
-      "sub_", *this, -(alpha.equal(1) ? other : scalar_mul(other, alpha)), rt);
+  return inplace_scalar<Op::add_scalar>("sub_", *this,
+                                        -(alpha.equal(1) ? other : scalar_mul(other, alpha)), rt);
 }
 
 Tensor& Tensor::mul_(const Tensor& other) {

@@ -7,11 +7,16 @@
 #include <ember/core/dispatch.h>
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
-#include <ember/cpu/reduce_geometry.h>
+#include <ember/common/reduce_geometry.h>
 
 namespace ember {
 namespace cpu {
 namespace {
+
+using Geometry = common::ReduceGeometry;  // common/reduce_geometry.h
+using common::is_nan;
+using common::make_reduce_geometry;
+using common::Odometer;
 
 // NaN-propagating max (kMax) or min of n contiguous elements, in independent lanes that
 // the compiler keeps in vector registers.
@@ -116,7 +121,7 @@ void arg_reduce(T* values, int64_t* indices, const T* in, const Geometry& g) {
 template <bool kMax>
 void arg_kernel(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t dim) {
   EMBER_DISPATCH_ALL_TYPES(in.dtype(), kMax ? "max" : "min", [&] {
-    const Geometry g = make_geometry(in, IntArrayRef(dim));
+    const Geometry g = make_reduce_geometry(in, IntArrayRef(dim));
     arg_reduce<kMax>(values.data_ptr<scalar_t>(), indices.data_ptr<int64_t>(),
                      in.data_ptr<scalar_t>(), g);
   });

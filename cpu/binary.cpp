@@ -1,5 +1,5 @@
 // CPU binary elementwise kernels: tensor-tensor and tensor-scalar arithmetic and
-// comparisons, logical and/or, where and masked_fill; one functor per op over cpu/loops.h.
+// comparisons, logical and/or, relu's backward; one functor per op over cpu/loops.h.
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -223,23 +223,6 @@ void pow_scalar_kernel(const Tensor& out, const Tensor& a, const Scalar& s) {
   });
 }
 
-// out = cond ? a : b; cond bool, a and b of out's dtype (any of the six).
-void where_kernel(const Tensor& out, const Tensor& cond, const Tensor& a, const Tensor& b) {
-  dispatch<Types::All>(a.dtype(), "where", [&](auto tag) {
-    using T = decltype(tag);
-    ternary_loop<T, bool, T, T>(out, cond, a, b, [](bool c, T x, T y) { return c ? x : y; });
-  });
-}
-
-// self[mask] = value in place: self is both output and input at the same positions.
-void masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  dispatch<Types::All>(self.dtype(), "masked_fill", [&](auto tag) {
-    using T = decltype(tag);
-    const T v = value.to<T>();
-    binary_loop<T, T, bool>(self, self, mask, [v](T x, bool m) { return m ? v : x; });
-  });
-}
-
 }  // namespace
 
 void register_binary_kernels() {
@@ -271,9 +254,6 @@ void register_binary_kernels() {
   register_kernel<Op::le_scalar>(kCPU, &scalar_kernel<Le, Types::All>);
   register_kernel<Op::gt_scalar>(kCPU, &scalar_kernel<Gt, Types::All>);
   register_kernel<Op::ge_scalar>(kCPU, &scalar_kernel<Ge, Types::All>);
-
-  register_kernel<Op::where>(kCPU, &where_kernel);
-  register_kernel<Op::masked_fill>(kCPU, &masked_fill_kernel);
 }
 
 }  // namespace cpu

@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 
+#include <ember/common/gemm_operand.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
 #include <ember/cpu/kernels.h>
@@ -34,23 +35,7 @@ using ConstMap = Eigen::Map<const M, Eigen::Unaligned, Eigen::OuterStride<>>;
 template <class T>
 using OutMap = Eigen::Map<RowMajor<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
 
-// One matrix operand: its last two dims, and which of them has the unit stride.
-struct Operand {
-  int64_t rows, cols, ld, batch_stride;
-  bool row_major;
-};
-
-Operand describe(const Tensor& t) {
-  const int64_t nd = t.dim();
-  Operand op;
-  op.rows = t.sizes()[nd - 2];
-  op.cols = t.sizes()[nd - 1];
-  const int64_t sr = t.strides()[nd - 2], sc = t.strides()[nd - 1];
-  op.row_major = sc == 1 && (sr >= op.cols || op.rows == 1);
-  op.ld = op.row_major ? std::max<int64_t>(sr, op.cols) : std::max<int64_t>(sc, op.rows);
-  op.batch_stride = nd == 3 ? t.strides()[0] : 0;
-  return op;
-}
+using Operand = common::GemmOperand;  // common/gemm_operand.h
 
 template <class M, class T>
 ConstMap<M> map(const T* data, const Operand& op) {
@@ -113,7 +98,7 @@ struct Layout {
 
 template <class T>
 void gemm_batch(const Tensor& out, const Tensor& a, const Tensor& b, T beta, T alpha) {
-  const Operand oa = describe(a), ob = describe(b);
+  const Operand oa = common::describe_operand(a), ob = common::describe_operand(b);
   const int64_t batch = a.dim() == 3 ? a.sizes()[0] : 1;
   const int64_t m = oa.rows, k = oa.cols, n = ob.cols;
   T* c = out.data_ptr<T>();

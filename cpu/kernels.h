@@ -11,9 +11,9 @@ void register_backend();
 bool cpu_runs_this_build();
 void check_cpu();
 
-void register_unary_kernels();          // cpu/unary.cpp
-void register_binary_kernels();         // cpu/binary.cpp (tensor-tensor, tensor-scalar, where,
-                                        // masked_fill)
+void register_unary_kernels();          // cpu/unary.cpp (neg ... gelu, logical_not)
+void register_binary_kernels();         // cpu/binary.cpp (tensor-tensor, tensor-scalar)
+void register_ternary_kernels();        // cpu/ternary.cpp (where, masked_fill, clamp)
 void register_copy_kernels();           // cpu/copy.cpp (copy, fill)
 void register_random_kernels();         // cpu/random.cpp
 void register_reduce_kernels();         // cpu/reduce.cpp

@@ -1,13 +1,13 @@
 // CPU kernels of the fused optimizer steps (sgd_step, adam_step, rmsprop_step, adagrad_step):
 // one pass over each parameter that reads and writes every operand once, with no temporaries
 // (the composite form makes several). Large tensors are split over the thread pool. The math
-// is cpu/optim_math.h, shared with the CUDA kernels.
+// is common/optim_math.h, shared with the CUDA kernels.
 #include <array>
 
 #include <ember/core/dispatch.h>
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
-#include <ember/cpu/optim_math.h>
+#include <ember/common/optim_math.h>
 
 namespace ember {
 namespace cpu {

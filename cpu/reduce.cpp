@@ -13,11 +13,16 @@
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
-#include <ember/cpu/reduce_geometry.h>
+#include <ember/common/reduce_geometry.h>
 
 namespace ember {
 namespace cpu {
 namespace {
+
+using Geometry = common::ReduceGeometry;  // common/reduce_geometry.h
+using common::is_nan;
+using common::make_reduce_geometry;
+using common::Odometer;
 
 // Elements summed in lanes before the block's result joins the (wider) total: a two-level
 // cascade that keeps float32 sums accurate (error ~ kBlock / lanes, not ~ n) at full speed.
@@ -347,7 +352,7 @@ void reduce_geometry(Out* out, const T* in, const Geometry& g, double param,
 
 template <class R, class T, class Out = T>
 void run(const Tensor& out, const Tensor& in, IntArrayRef dims, double param) {
-  const Geometry g = make_geometry(in, dims);
+  const Geometry g = make_reduce_geometry(in, dims);
   if constexpr (R::kShift) {  // norm with a general p: the shift is p everywhere
     std::vector<double> p(g.outputs, param);
     reduce_geometry<R>(out.data_ptr<Out>(), in.data_ptr<T>(), g, param, p.data());
@@ -413,7 +418,7 @@ void logical_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const
 // enough that var of data with a large offset keeps its digits.
 void var_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar& correction) {
   EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "var", [&] {
-    const Geometry g = make_geometry(in, dims);
+    const Geometry g = make_reduce_geometry(in, dims);
     std::vector<double> mean(g.outputs);
     const scalar_t* x = in.data_ptr<scalar_t>();
     reduce_geometry<MeanDoubleR<scalar_t>>(mean.data(), x, g, 0, nullptr);

@@ -13,6 +13,7 @@ void register_backend() {
   set_allocator(kCPU, cpu_allocator());
   register_unary_kernels();
   register_binary_kernels();
+  register_ternary_kernels();
   register_copy_kernels();
   register_random_kernels();
   register_reduce_kernels();

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 
+#include <ember/common/softmax_geometry.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
 #include <ember/cpu/kernels.h>
@@ -28,31 +29,7 @@ using ContigIn = Eigen::Map<const Array<T>>;
 template <class T>
 using Out = Eigen::Map<Array<T>>;
 
-// in viewed as [outer, size, inner] with one stride for each part; contiguous() first
-// when the dims before or after dim do not merge into one.
-struct Geometry {
-  int64_t outer = 1, size = 1, inner = 1;
-  int64_t outer_stride = 0, stride = 1, inner_stride = 1;
-};
-
-// Merges dims [begin, end) into one (size, stride); false when they do not chain.
-bool merge(const Tensor& t, int64_t begin, int64_t end, int64_t& size, int64_t& stride) {
-  size = 1;
-  stride = 1;
-  bool first = true;
-  for (int64_t d = end; d-- > begin;) {  // innermost first
-    const int64_t s = t.sizes()[d], st = t.strides()[d];
-    if (s == 1) continue;
-    if (first) {
-      stride = st;
-      first = false;
-    } else if (st != stride * size) {
-      return false;
-    }
-    size *= s;
-  }
-  return true;
-}
+using Geometry = common::SoftmaxGeometry;  // common/softmax_geometry.h
 
 template <bool kLog, class T, class In>
 void softmax_row(T* y, const In& x) {
@@ -135,19 +112,8 @@ void softmax_inner(T* y, const T* x, const Geometry& g) {
 
 template <bool kLog>
 void softmax_kernel(const Tensor& out, const Tensor& in_, int64_t dim) {
-  Tensor in = in_;
   Geometry g;
-  if (in.dim() > 0) {
-    g.size = in.sizes()[dim];
-    g.stride = in.strides()[dim];
-    if (!merge(in, 0, dim, g.outer, g.outer_stride) ||
-        !merge(in, dim + 1, in.dim(), g.inner, g.inner_stride)) {
-      in = in.contiguous();
-      merge(in, 0, dim, g.outer, g.outer_stride);
-      merge(in, dim + 1, in.dim(), g.inner, g.inner_stride);
-      g.stride = in.strides()[dim];
-    }
-  }
+  const Tensor in = common::softmax_geometry(in_, dim, g);
   if (in.numel() == 0) return;
   EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), kLog ? "log_softmax" : "softmax", [&] {
     scalar_t* y = out.data_ptr<scalar_t>();

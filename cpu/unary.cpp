@@ -1,4 +1,4 @@
-// CPU unary elementwise kernels (neg ... gelu, logical_not, clamp): one functor per op.
+// CPU unary elementwise kernels (neg ... gelu, logical_not): one functor per op.
 // Math functions take Eigen's vectorized forms on contiguous data and std:: on strided data.
 #include <cmath>
 #include <cstdint>
@@ -221,18 +221,6 @@ void logical_not_kernel(const Tensor& out, const Tensor& in) {
   unary_loop<bool, bool>(out, in, [](bool v) { return !v; });
 }
 
-// clamp(in, a = min, b = max), bounds converted to in's dtype. A NaN input stays NaN
-// (std::max/min return their first argument when the comparison is false).
-void clamp_kernel(const Tensor& out, const Tensor& in, const Scalar& a, const Scalar& b) {
-  EMBER_DISPATCH_NUMERIC_TYPES(in.dtype(), "clamp", [&] {
-    const scalar_t lo = a.to<scalar_t>(), hi = b.to<scalar_t>();
-    unary_loop<scalar_t, scalar_t>(out, in, [lo, hi](scalar_t v) {
-      const scalar_t low = v < lo ? lo : v;
-      return hi < low ? hi : low;
-    });
-  });
-}
-
 }  // namespace
 
 void register_unary_kernels() {
@@ -250,7 +238,6 @@ void register_unary_kernels() {
   register_kernel<Op::sigmoid>(kCPU, &float_kernel<Sigmoid>);
   register_kernel<Op::gelu>(kCPU, &float_kernel<Gelu>);
   register_kernel<Op::logical_not>(kCPU, &logical_not_kernel);
-  register_kernel<Op::clamp>(kCPU, &clamp_kernel);
 }
 
 }  // namespace cpu

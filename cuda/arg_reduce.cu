@@ -16,11 +16,7 @@ namespace {
 
 using reduce_detail::ArgPair;
 
-template <class T>
-__device__ bool is_nan(T x) {
-  if constexpr (std::is_floating_point<T>::value) return x != x;
-  return false;
-}
+using common::is_nan;
 
 // (value, index) pairs ordered by value, NaN above everything (for max and min alike), ties
 // broken by the smaller index: a total order, so any combination order gives the CPU's

@@ -144,7 +144,8 @@ struct Geometry {
 
 void check_geometry(const char* op, const Tensor& in) {
   EMBER_CHECK(in.dim() == 3 && in.is_contiguous(), op,
-              ": the CUDA kernel expects a contiguous [N, C, S] input, got ", shape_str(in.sizes()));
+              ": the CUDA kernel expects a contiguous [N, C, S] input, got ",
+              shape_str(in.sizes()));
   EMBER_CHECK(in.size(1) <= INT32_MAX, op, ": too many channels (", in.size(1), ")");
 }
 
@@ -173,9 +174,9 @@ Tensor launch_sums(const Geometry& g, const Tensor& like, const T* x, const T* d
   Tensor partial = empty_on({splits, g.c, 2}, kFloat64, like.device());
   const dim3 grid(static_cast<unsigned>(g.c), static_cast<unsigned>(splits));
   if (like.numel() < kMax32) {
-    channel_sums<T, int32_t><<<grid, kThreads, 0, stream>>>(
-        x, dy, mean, int32_t(per_channel), int32_t(g.s), int32_t(g.c), int32_t(chunk),
-        partial.data_ptr<double>());
+    channel_sums<T, int32_t>
+        <<<grid, kThreads, 0, stream>>>(x, dy, mean, int32_t(per_channel), int32_t(g.s),
+                                        int32_t(g.c), int32_t(chunk), partial.data_ptr<double>());
   } else {
     channel_sums<T, int64_t><<<grid, kThreads, 0, stream>>>(x, dy, mean, per_channel, g.s, g.c,
                                                             chunk, partial.data_ptr<double>());
@@ -194,8 +195,7 @@ void batch_norm_stats_kernel(const Tensor& mean, const Tensor& var, const Tensor
     cudaStream_t stream = current_stream();
     const scalar_t* x = in.data_ptr<scalar_t>();
     int splits = 1;
-    const Tensor partial =
-        launch_sums<scalar_t>(g, in, x, nullptr, nullptr, &splits, stream);
+    const Tensor partial = launch_sums<scalar_t>(g, in, x, nullptr, nullptr, &splits, stream);
     finish_stats<<<blocks_for(g.c), kThreads, 0, stream>>>(
         partial.data_ptr<double>(), x, g.s, splits, g.c, static_cast<double>(g.n * g.s), eps,
         mean.data_ptr<scalar_t>(), var.data_ptr<scalar_t>(), invstd.data_ptr<scalar_t>());
@@ -216,9 +216,9 @@ void batch_norm_backward_reduce_kernel(const Tensor& sum_dy, const Tensor& sum_d
     const Tensor partial =
         launch_sums<scalar_t>(g, in, in.data_ptr<scalar_t>(), grad_out.data_ptr<scalar_t>(),
                               mean.data_ptr<scalar_t>(), &splits, stream);
-    finish_backward<<<blocks_for(g.c), kThreads, 0, stream>>>(
-        partial.data_ptr<double>(), splits, g.c, sum_dy.data_ptr<scalar_t>(),
-        sum_dy_xmu.data_ptr<scalar_t>());
+    finish_backward<<<blocks_for(g.c), kThreads, 0, stream>>>(partial.data_ptr<double>(), splits,
+                                                              g.c, sum_dy.data_ptr<scalar_t>(),
+                                                              sum_dy_xmu.data_ptr<scalar_t>());
     EMBER_CUDA_KERNEL_CHECK("batch_norm_backward_reduce");
   });
 }

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include <ember/common/gemm_operand.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/error.h>
 #include <ember/cuda/allocator.h>
@@ -119,26 +120,7 @@ cublasHandle_t handle_for(int device) {
 }
 
 // ---- operands ----
-// A matrix operand (the last two dims of a or b) as cuBLAS sees it. gemm_operand() in
-// core guarantees a unit stride in one dim and a leading stride covering the other
-// (vectors arrive with strides that allow one reading only), as the CPU kernel assumes.
-struct Operand {
-  int64_t rows, cols, ld, batch_stride;
-  bool row_major;
-};
-
-Operand describe(const Tensor& t) {
-  const int64_t nd = t.dim();
-  Operand op;
-  op.rows = t.sizes()[nd - 2];
-  op.cols = t.sizes()[nd - 1];
-  const int64_t sr = t.strides()[nd - 2], sc = t.strides()[nd - 1];
-  op.row_major = sc == 1 && (sr >= op.cols || op.rows == 1);
-  // cuBLAS wants ld >= the contiguous extent even when that dim has one element.
-  op.ld = op.row_major ? std::max<int64_t>(sr, op.cols) : std::max<int64_t>(sc, op.rows);
-  op.batch_stride = nd == 3 ? t.strides()[0] : 0;
-  return op;
-}
+using Operand = common::GemmOperand;  // common/gemm_operand.h: an operand as cuBLAS sees it
 
 int as_int(int64_t v, const char* what) {
   EMBER_CHECK(v >= 0 && v <= INT_MAX, "addmm: ", what, " ", v,
@@ -156,7 +138,7 @@ struct GemmCall {
 };
 
 GemmCall plan(const Tensor& out, const Tensor& a, const Tensor& b) {
-  const Operand oa = describe(a), ob = describe(b);
+  const Operand oa = common::describe_operand(a), ob = common::describe_operand(b);
   GemmCall c;
   c.m = as_int(oa.rows, "m");
   c.k = as_int(oa.cols, "k");

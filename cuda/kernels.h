@@ -28,7 +28,7 @@ void register_optim_kernels();          // cuda/optim.cu (fused multi-tensor opt
 // cuda/cudnn_conv.cpp (conv2d and its backward kernels through cuDNN), or cuda/no_cudnn.cpp in
 // builds without cuDNN (kernels that throw, naming the op)
 void register_conv_kernels();
-void register_pool_kernels();  // cuda/pool.cu (max/avg pooling and their backward)
+void register_pool_kernels();        // cuda/pool.cu (max/avg pooling and their backward)
 void register_batch_norm_kernels();  // cuda/batch_norm.cu (statistics, normalization, backward)
 // cuda/copy_kernel.cu: dst = src converted to dst's dtype; both CUDA on one device, same
 // shape, any dtypes and strides. Runs on the current stream of the current device.

@@ -2,14 +2,14 @@
 // multi-tensor launches in the manner of PyTorch's multi_tensor_apply. The lists' pointers and
 // sizes travel in the kernel's argument block, each block takes one chunk of one tensor, and
 // one launch covers up to kMaxTensors tensors / kMaxBlocks chunks (more make a few launches).
-// No host synchronization: hyperparameters are host values. Math: cpu/optim_math.h.
+// No host synchronization: hyperparameters are host values. Math: common/optim_math.h.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 
 #include <ember/core/dispatch.h>
-#include <ember/cpu/optim_math.h>
+#include <ember/common/optim_math.h>
 #include <ember/cuda/api.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>

@@ -20,11 +20,7 @@ namespace {
 
 using reduce_detail::launch_reduce;
 
-template <class T>
-__device__ bool is_nan(T x) {
-  if constexpr (std::is_floating_point<T>::value) return x != x;
-  return false;
-}
+using common::is_nan;
 
 template <class A>
 __device__ A abs_of(A x) {

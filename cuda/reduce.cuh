@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <ember/common/reduce_geometry.h>
 #include <ember/core/checks.h>
 #include <ember/core/tensor.h>
 #include <ember/cuda/check.h>
@@ -71,48 +72,8 @@ struct Indexer {
   }
 };
 
-// in split into kept dims (row-major output order) and reduced dims (sorted by decreasing
-// stride, so the innermost reduced dim is the most sequential one); size-1 dims dropped and
-// neighbours merged when their strides chain. Same construction as cpu/reduce_geometry.h.
-struct Geometry {
-  DimVector ksize, kstride, rsize, rstride;  // outermost first
-  int64_t outputs = 1, length = 1;
-};
-
-inline void push_dim(DimVector& size, DimVector& stride, int64_t s, int64_t st) {
-  if (s == 1) return;
-  if (!size.empty() && stride.back() == st * s) {
-    size[size.size() - 1] *= s;
-    stride[stride.size() - 1] = st;
-    return;
-  }
-  size.push_back(s);
-  stride.push_back(st);
-}
-
-inline Geometry make_geometry(const Tensor& in, IntArrayRef dims) {
-  Geometry g;
-  DimVector order;  // reduced dims
-  size_t j = 0;
-  for (int64_t d = 0; d < in.dim(); ++d) {
-    if (j < dims.size() && dims[j] == d) {
-      ++j;
-      order.push_back(d);
-      g.length *= in.sizes()[d];
-    } else {
-      push_dim(g.ksize, g.kstride, in.sizes()[d], in.strides()[d]);
-      g.outputs *= in.sizes()[d];
-    }
-  }
-  for (size_t i = 1; i < order.size(); ++i) {  // stable insertion sort by decreasing stride
-    const int64_t d = order[i];
-    size_t k = i;
-    for (; k > 0 && in.strides()[order[k - 1]] < in.strides()[d]; --k) order[k] = order[k - 1];
-    order[k] = d;
-  }
-  for (int64_t d : order) push_dim(g.rsize, g.rstride, in.sizes()[d], in.strides()[d]);
-  return g;
-}
+using Geometry = common::ReduceGeometry;  // common/reduce_geometry.h, as the CPU's
+using common::make_reduce_geometry;
 
 inline Indexer make_indexer(const DimVector& size, const DimVector& stride) {
   Indexer ix;
@@ -342,11 +303,11 @@ void launch_reduce(const char* name, const R& r, const Tensor& input, IntArrayRe
   using T = typename R::In;
   using Total = typename R::Total;
   Tensor in = input;
-  Geometry g = make_geometry(in, dims);
+  Geometry g = make_reduce_geometry(in, dims);
   if (static_cast<int>(g.ksize.size()) > kMaxLaunchDims ||
       static_cast<int>(g.rsize.size()) > kMaxLaunchDims) {
     in = in.contiguous();  // merges what can be merged
-    g = make_geometry(in, dims);
+    g = make_reduce_geometry(in, dims);
     EMBER_CHECK(static_cast<int>(g.ksize.size()) <= kMaxLaunchDims &&
                     static_cast<int>(g.rsize.size()) <= kMaxLaunchDims,
                 name, ": too many non-adjacent dims for the CUDA kernel (", in.sizes(), ")");

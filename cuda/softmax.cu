@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 
+#include <ember/common/softmax_geometry.h>
 #include <ember/core/dispatch.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
@@ -22,32 +23,7 @@ constexpr int kWarpBlock = 256;          // threads per block when a warp (or le
 constexpr int kColThreads = 256;         // threads per block of the column kernel
 constexpr int64_t kColumnLanes = 16384;  // fewer lanes than this: one row per warp/block
 
-// in viewed as rows of `size` elements (stride `stride`): row r = (o, j) with o < outer,
-// j < inner starts at o * outer_stride + j * inner_stride; out is contiguous, so the row's
-// elements are out[(o * size + d) * inner + j].
-struct Geometry {
-  int64_t outer = 1, size = 1, inner = 1;
-  int64_t outer_stride = 0, stride = 1, inner_stride = 1;
-};
-
-// Merges dims [begin, end) into one (size, stride); false when they do not chain.
-bool merge(const Tensor& t, int64_t begin, int64_t end, int64_t& size, int64_t& stride) {
-  size = 1;
-  stride = 1;
-  bool first = true;
-  for (int64_t d = end; d-- > begin;) {  // innermost first
-    const int64_t s = t.sizes()[d], st = t.strides()[d];
-    if (s == 1) continue;
-    if (first) {
-      stride = st;
-      first = false;
-    } else if (st != stride * size) {
-      return false;
-    }
-    size *= s;
-  }
-  return true;
-}
+using Geometry = common::SoftmaxGeometry;  // common/softmax_geometry.h
 
 using row::all_reduce;
 using row::exp_of;
@@ -142,19 +118,8 @@ void launch(const Tensor& out, const Tensor& in, const Geometry& g) {
 template <bool kLog>
 void softmax_kernel(const Tensor& out, const Tensor& in_, int64_t dim) {
   DeviceGuard guard(out.device().index());
-  Tensor in = in_;
   Geometry g;
-  if (in.dim() > 0) {
-    g.size = in.sizes()[dim];
-    g.stride = in.strides()[dim];
-    if (!merge(in, 0, dim, g.outer, g.outer_stride) ||
-        !merge(in, dim + 1, in.dim(), g.inner, g.inner_stride)) {
-      in = in.contiguous();  // the dims around dim do not merge into one: copy once
-      merge(in, 0, dim, g.outer, g.outer_stride);
-      merge(in, dim + 1, in.dim(), g.inner, g.inner_stride);
-      g.stride = in.strides()[dim];
-    }
-  }
+  const Tensor in = common::softmax_geometry(in_, dim, g);  // contiguous when dims do not merge
   if (in.numel() == 0) return;
   EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), kLog ? "log_softmax" : "softmax",
                                 [&] { launch<scalar_t, kLog>(out, in, g); });

@@ -131,8 +131,8 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_train(const Tensor& input, IntArra
         const bool need_x = n.should_compute_output(0);
         const bool need_w = n.should_compute_output(1), need_b = n.should_compute_output(2);
         if (GradMode::is_enabled()) {
-          tensor_list grads = batch_norm_backward_composite(
-              g[0].reshape(shape), in.reshape(shape), w, eps, need_x, need_w, need_b);
+          tensor_list grads = batch_norm_backward_composite(g[0].reshape(shape), in.reshape(shape),
+                                                            w, eps, need_x, need_w, need_b);
           if (need_x) grads[0] = grads[0].reshape(in.sizes());
           return grads;
         }

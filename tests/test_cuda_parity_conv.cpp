@@ -259,13 +259,14 @@ void batch_norm_case(bool backward) {
     const int64_t per_channel = ref::numel(s) / s[1];
     for (ScalarType dt : {kFloat32, kFloat64}) {
       const Pair x = make_pair(s, dt, s.size() > 2 ? Layout::kContiguous : Layout::kTransposed);
-      const Pair w = make_pair(c, dt, Layout::kContiguous), b = make_pair(c, dt, Layout::kContiguous);
+      const Pair w = make_pair(c, dt, Layout::kContiguous),
+                 b = make_pair(c, dt, Layout::kContiguous);
       const Pair g = make_pair(s, dt, Layout::kContiguous);
       for (bool affine : {true, false}) {
-        sw.run(label("batch_norm", s, dt, Layout::kContiguous) + (affine ? " affine" : ""),
-               [affine](const Tensors& in) { return batch_norm_fwd_bwd(in, affine); },
-               {x.cpu, w.cpu, b.cpu, g.cpu}, {x.gpu, w.gpu, b.gpu, g.gpu},
-               reduce_tol(per_channel));
+        sw.run(
+            label("batch_norm", s, dt, Layout::kContiguous) + (affine ? " affine" : ""),
+            [affine](const Tensors& in) { return batch_norm_fwd_bwd(in, affine); },
+            {x.cpu, w.cpu, b.cpu, g.cpu}, {x.gpu, w.gpu, b.gpu, g.gpu}, reduce_tol(per_channel));
       }
       if (!backward || s.size() < 3) continue;
       sw.run(

@@ -178,8 +178,8 @@ TEST(BatchNorm, TrainingGradientsMatchTheClosedForm) {
       Tensor xi = x0.to(dev).requires_grad_(true), wi = w0.to(dev).requires_grad_(true);
       Tensor bi = b0.to(dev).requires_grad_(true);
       Tensor y = ember::batch_norm(xi, wi, bi, {}, {}, /*training=*/true, 0.1, 1e-5);
-      auto grads = ember::autograd::grad({(y * g0.to(dev)).sum()}, {xi, wi, bi}, {}, true,
-                                         create_graph);
+      auto grads =
+          ember::autograd::grad({(y * g0.to(dev)).sum()}, {xi, wi, bi}, {}, true, create_graph);
       expect_near(grads[0], dx, 1e-4, what + " grad x");
       expect_near(grads[1], dw, 1e-4, what + " grad weight");
       expect_near(grads[2], db, 1e-4, what + " grad bias");

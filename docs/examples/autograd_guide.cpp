@@ -19,7 +19,7 @@ void basics() {
   Tensor w = randn({3}, requires_grad());  // a leaf that collects gradients
   Tensor x = tensor({1.0f, 2.0f, 3.0f});
   Tensor loss = (w * x).sum();
-  loss.backward();                           // w.grad() == x
+  loss.backward();                              // w.grad() == x
   std::cout << loss.grad_fn()->name() << "\n";  // SumBackward0
 
   (w * x).sum().backward();  // gradients accumulate: w.grad() == 2 * x
@@ -37,7 +37,7 @@ void grad_mode() {
     NoGradGuard no_grad;  // nothing is recorded here
     Tensor y = w * 2;
     expect(!y.requires_grad(), "no history under NoGradGuard");
-    w.sub_(0.1 * w);      // in-place updates of leaves are allowed here
+    w.sub_(0.1 * w);  // in-place updates of leaves are allowed here
   }
   Tensor d = w.detach();  // same values, no history
   expect(!d.requires_grad(), "detach");
@@ -59,7 +59,7 @@ void hooks() {
   using namespace ember;
   Tensor w = randn({3}, requires_grad());
   Tensor h = w * w;
-  h.retain_grad();                                          // keep a non-leaf's gradient
+  h.retain_grad();                                           // keep a non-leaf's gradient
   h.register_hook([](const Tensor& g) { return g * 0.5; });  // rescale it on the way back
   h.sum().backward();
   expect(allclose(h.grad(), full({3}, 0.5f)), "retained, hooked gradient");
@@ -89,8 +89,9 @@ void custom() {
   Tensor y = Clip::apply(x, 1.0);
   y.sum().backward();
   expect(allclose(x.grad(), tensor({0.0, 1.0, 0.0}, kFloat64)), "custom backward");
-  bool ok = autograd::gradcheck([](const autograd::tensor_list& v) { return Clip::apply(v[0], 1.0); },
-                                {tensor({-3.0, 0.5, 2.0}, kFloat64).requires_grad_()});
+  bool ok =
+      autograd::gradcheck([](const autograd::tensor_list& v) { return Clip::apply(v[0], 1.0); },
+                          {tensor({-3.0, 0.5, 2.0}, kFloat64).requires_grad_()});
   expect(ok, "gradcheck of a custom function");
 }
 

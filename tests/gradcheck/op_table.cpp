@@ -14,7 +14,8 @@ Tensor uniform(const Shape& shape, Device device, double lo, double hi, double g
   Tensor t = ember::rand(shape, ember::TensorOptions().dtype(ember::kFloat64).device(device));
   t = t * (hi - lo) + lo;
   if (gap > 0) {  // |v| < gap moves to +-gap, keeping its sign
-    Tensor pushed = ember::where(ember::lt(t, 0), ember::full_like(t, -gap), ember::full_like(t, gap));
+    Tensor pushed =
+        ember::where(ember::lt(t, 0), ember::full_like(t, -gap), ember::full_like(t, gap));
     t = ember::where(ember::lt(ember::abs(t), gap), pushed, t);
   }
   return t;

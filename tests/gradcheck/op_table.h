@@ -46,13 +46,14 @@ enum class Layout { Contiguous, Transposed, Stepped };
 // A float64 leaf of `shape` on `device` that requires grad, with values uniform in
 // [lo, hi); values within `gap` of zero are pushed away from it (kinks of abs, relu...).
 // Transposed and Stepped give non-contiguous leaves (a permuted or sliced view, detached).
-Tensor input(const Shape& shape, Device device, Layout layout = Layout::Contiguous,
-             double lo = -2, double hi = 2, double gap = 0);
+Tensor input(const Shape& shape, Device device, Layout layout = Layout::Contiguous, double lo = -2,
+             double hi = 2, double gap = 0);
 // The same without requires_grad (indices, masks and constants are made by the entries).
 Tensor constant(const Shape& shape, Device device, double lo = -2, double hi = 2);
 
 // One-output adaptor: fn1([](const tensor_list& x) { return x[0] * x[1]; }).
-inline std::function<tensor_list(const tensor_list&)> fn1(std::function<Tensor(const tensor_list&)> f) {
+inline std::function<tensor_list(const tensor_list&)> fn1(
+    std::function<Tensor(const tensor_list&)> f) {
   return [f = std::move(f)](const tensor_list& x) { return tensor_list{f(x)}; };
 }
 

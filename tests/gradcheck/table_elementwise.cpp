@@ -35,22 +35,29 @@ std::function<std::vector<Sample>(Device)> binary(double lo = -2, double hi = 2,
   return [=](Device d) {
     return std::vector<Sample>{
         {"same shape", {input({2, 3}, d), input({2, 3}, d, Layout::Transposed, lo, hi, gap)}},
-        {"broadcast [2, 3] x [3]", {input({2, 3}, d, Layout::Stepped), input({3}, d, Layout::Contiguous, lo, hi, gap)}},
-        {"broadcast [3, 1] x [1, 4]", {input({3, 1}, d), input({1, 4}, d, Layout::Stepped, lo, hi, gap)}},
-        {"broadcast [4] x [2, 1, 4]", {input({4}, d), input({2, 1, 4}, d, Layout::Contiguous, lo, hi, gap)}},
+        {"broadcast [2, 3] x [3]",
+         {input({2, 3}, d, Layout::Stepped), input({3}, d, Layout::Contiguous, lo, hi, gap)}},
+        {"broadcast [3, 1] x [1, 4]",
+         {input({3, 1}, d), input({1, 4}, d, Layout::Stepped, lo, hi, gap)}},
+        {"broadcast [4] x [2, 1, 4]",
+         {input({4}, d), input({2, 1, 4}, d, Layout::Contiguous, lo, hi, gap)}},
         {"0-dim x [4]", {input({}, d), input({4}, d, Layout::Stepped, lo, hi, gap)}},
-        {"[2, 2] x 0-dim", {input({2, 2}, d, Layout::Transposed), input({}, d, Layout::Contiguous, lo, hi, gap)}}};
+        {"[2, 2] x 0-dim",
+         {input({2, 2}, d, Layout::Transposed), input({}, d, Layout::Contiguous, lo, hi, gap)}}};
   };
 }
 
 // Samples of an in-place binary op: self [2, 3] (made a non-leaf by the entry), other
 // of self's shape or broadcasting to it.
-std::function<std::vector<Sample>(Device)> inplace_binary(double lo = -2, double hi = 2, double gap = 0) {
+std::function<std::vector<Sample>(Device)> inplace_binary(double lo = -2, double hi = 2,
+                                                          double gap = 0) {
   return [=](Device d) {
     return std::vector<Sample>{
-        {"same shape", {input({2, 3}, d, Layout::Transposed), input({2, 3}, d, Layout::Contiguous, lo, hi, gap)}},
+        {"same shape",
+         {input({2, 3}, d, Layout::Transposed), input({2, 3}, d, Layout::Contiguous, lo, hi, gap)}},
         {"broadcast other [3]", {input({2, 3}, d), input({3}, d, Layout::Stepped, lo, hi, gap)}},
-        {"broadcast other [2, 1]", {input({2, 3}, d, Layout::Stepped), input({2, 1}, d, Layout::Contiguous, lo, hi, gap)}},
+        {"broadcast other [2, 1]",
+         {input({2, 3}, d, Layout::Stepped), input({2, 1}, d, Layout::Contiguous, lo, hi, gap)}},
         {"0-dim other", {input({2, 3}, d), input({}, d, Layout::Contiguous, lo, hi, gap)}}};
   };
 }
@@ -64,7 +71,8 @@ Register reg({
     {"add/scalar + tensor", fn1([](const tensor_list& x) { return 0.5 + x[0]; }), unary()},
     {"sub", fn1([](const tensor_list& x) { return x[0] - x[1]; }), binary()},
     {"sub/alpha", fn1([](const tensor_list& x) { return x[0].sub(x[1], -1.5); }), binary()},
-    {"sub/alpha int", fn1([](const tensor_list& x) { return ember::sub(x[0], x[1], 3); }), binary()},
+    {"sub/alpha int", fn1([](const tensor_list& x) { return ember::sub(x[0], x[1], 3); }),
+     binary()},
     {"sub/scalar", fn1([](const tensor_list& x) { return x[0] - 2.0; }), unary()},
     {"sub/scalar alpha", fn1([](const tensor_list& x) { return x[0].sub(1.5, 2); }), unary()},
     {"sub/scalar - tensor", fn1([](const tensor_list& x) { return 2.0 - x[0]; }), unary()},
@@ -77,40 +85,47 @@ Register reg({
     {"mul/scalar", fn1([](const tensor_list& x) { return x[0] * 1.5; }), unary()},
     {"mul/scalar * tensor", fn1([](const tensor_list& x) { return -2 * x[0]; }), unary()},
     {"div", fn1([](const tensor_list& x) { return x[0] / x[1]; }), binary(-2, 2, 0.5)},
-    {"div/same input", fn1([](const tensor_list& x) { return (x[0] + 3) / x[0]; }), unary(-2, 2, 0.5)},
+    {"div/same input", fn1([](const tensor_list& x) { return (x[0] + 3) / x[0]; }),
+     unary(-2, 2, 0.5)},
     {"div/scalar", fn1([](const tensor_list& x) { return x[0] / 0.75; }), unary()},
     {"div/int scalar", fn1([](const tensor_list& x) { return x[0].div(-4); }), unary()},
-    {"div/scalar / tensor", fn1([](const tensor_list& x) { return 1.5 / x[0]; }), unary(-2, 2, 0.5)},
+    {"div/scalar / tensor", fn1([](const tensor_list& x) { return 1.5 / x[0]; }),
+     unary(-2, 2, 0.5)},
 
     // ---- pow ----
     {"pow/tensor tensor", fn1([](const tensor_list& x) { return x[0].pow(x[1]); }),
      [](Device d) {
        return std::vector<Sample>{
-           {"same shape", {input({2, 3}, d, Layout::Contiguous, 0.5, 2), input({2, 3}, d, Layout::Transposed)}},
+           {"same shape",
+            {input({2, 3}, d, Layout::Contiguous, 0.5, 2), input({2, 3}, d, Layout::Transposed)}},
            {"broadcast [2, 3] x [3]", {input({2, 3}, d, Layout::Stepped, 0.5, 2), input({3}, d)}},
-           {"broadcast [3, 1] x [4]", {input({3, 1}, d, Layout::Contiguous, 0.5, 2), input({4}, d, Layout::Stepped)}},
+           {"broadcast [3, 1] x [4]",
+            {input({3, 1}, d, Layout::Contiguous, 0.5, 2), input({4}, d, Layout::Stepped)}},
            {"0-dim base", {input({}, d, Layout::Contiguous, 0.5, 2), input({2, 2}, d)}},
            {"0-dim exponent", {input({2, 2}, d, Layout::Transposed, 0.5, 2), input({}, d)}}};
      }},
     // Negative bases with integral exponents (held constant: only the base is checked).
     {"pow/tensor tensor negative base", fn1([](const tensor_list& x) {
        Tensor e = (x[0].detach() > 0).to(kFloat64) - 2;  // -2 or -1
-       return x[0].pow(e * 3 + 5);                         // x^-1 or x^2
+       return x[0].pow(e * 3 + 5);                       // x^-1 or x^2
      }),
      unary(-2, 2, 0.3)},
     {"pow/scalar 3", fn1([](const tensor_list& x) { return x[0].pow(3); }), unary()},
     {"pow/scalar 2", fn1([](const tensor_list& x) { return x[0].pow(2); }), unary()},
     {"pow/scalar 1", fn1([](const tensor_list& x) { return x[0].pow(1); }), unary()},
     {"pow/scalar 0", fn1([](const tensor_list& x) { return x[0].pow(0) * x[0]; }), unary()},
-    {"pow/scalar 0.0", fn1([](const tensor_list& x) { return ember::pow(x[0], 0.0) + x[0]; }), unary()},
+    {"pow/scalar 0.0", fn1([](const tensor_list& x) { return ember::pow(x[0], 0.0) + x[0]; }),
+     unary()},
     {"pow/scalar 2.5", fn1([](const tensor_list& x) { return x[0].pow(2.5); }), unary(0.5, 2)},
     {"pow/scalar -1.5", fn1([](const tensor_list& x) { return x[0].pow(-1.5); }), unary(0.5, 2)},
     {"pow/scalar -2", fn1([](const tensor_list& x) { return x[0].pow(-2); }), unary(-2, 2, 0.5)},
     {"pow/scalar base", fn1([](const tensor_list& x) { return ember::pow(2.5, x[0]); }), unary()},
-    {"pow/scalar base 0.5", fn1([](const tensor_list& x) { return ember::pow(0.5, x[0]); }), unary()},
+    {"pow/scalar base 0.5", fn1([](const tensor_list& x) { return ember::pow(0.5, x[0]); }),
+     unary()},
     {"pow/int scalar base", fn1([](const tensor_list& x) { return ember::pow(3, x[0]); }), unary()},
     // 0 ** x: the gradient is 0 for x >= 0 (as PyTorch); positive exponents only (0 ** -x is inf).
-    {"pow/zero base", fn1([](const tensor_list& x) { return ember::pow(0.0, x[0]) + x[0]; }), unary(0.5, 2)},
+    {"pow/zero base", fn1([](const tensor_list& x) { return ember::pow(0.0, x[0]) + x[0]; }),
+     unary(0.5, 2)},
 
     // ---- maximum / minimum (no ties here; see test_autograd_elementwise for ties) ----
     {"maximum", fn1([](const tensor_list& x) { return ember::maximum(x[0], x[1]); }), binary()},
@@ -147,7 +162,8 @@ Register reg({
     {"clamp/max", fn1([](const tensor_list& x) { return x[0].clamp(std::nullopt, 1); }), unary()},
 
     // ---- where / masked_fill ----
-    {"where", fn1([](const tensor_list& x) { return ember::where(x[0] > 0.3, x[0], x[1]); }), binary()},
+    {"where", fn1([](const tensor_list& x) { return ember::where(x[0] > 0.3, x[0], x[1]); }),
+     binary()},
     {"where/constant condition", fn1([](const tensor_list& x) {
        Tensor c = ember::tensor({true, false, true}, TensorOptions().device(x[0].device()));
        return ember::where(c, x[0], x[1]);
@@ -157,12 +173,14 @@ Register reg({
            {"[2, 3] x [2, 1]", {input({2, 3}, d, Layout::Transposed), input({2, 1}, d)}},
            {"0-dim x [3]", {input({}, d), input({3}, d, Layout::Stepped)}}};
      }},
-    {"where/scalar other", fn1([](const tensor_list& x) { return ember::where(x[0] < 0, x[0], 0.5); }),
+    {"where/scalar other",
+     fn1([](const tensor_list& x) { return ember::where(x[0] < 0, x[0], 0.5); }), unary()},
+    {"where/scalar self",
+     fn1([](const tensor_list& x) { return ember::where(x[0] < 0, -1.5, x[0]); }), unary()},
+    {"where/method", fn1([](const tensor_list& x) { return x[0].where(x[1] > 0, x[1]); }),
+     binary()},
+    {"masked_fill", fn1([](const tensor_list& x) { return x[0].masked_fill(x[0] > 0.5, 2.0); }),
      unary()},
-    {"where/scalar self", fn1([](const tensor_list& x) { return ember::where(x[0] < 0, -1.5, x[0]); }),
-     unary()},
-    {"where/method", fn1([](const tensor_list& x) { return x[0].where(x[1] > 0, x[1]); }), binary()},
-    {"masked_fill", fn1([](const tensor_list& x) { return x[0].masked_fill(x[0] > 0.5, 2.0); }), unary()},
     {"masked_fill/broadcast mask", fn1([](const tensor_list& x) {
        Tensor m = ember::tensor({false, true, true}, TensorOptions().device(x[0].device()));
        return ember::masked_fill(x[0], m, -1);
@@ -173,13 +191,29 @@ Register reg({
      }},
 
     // ---- in place (on a non-leaf copy) ----
-    {"add_", fn1([](const tensor_list& x) { Tensor y = x[0] * 1; y.add_(x[1]); return y; }),
+    {"add_", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y.add_(x[1]);
+       return y;
+     }),
      inplace_binary()},
-    {"add_/alpha", fn1([](const tensor_list& x) { Tensor y = x[0] * 1; y.add_(x[1], -2); return y; }),
+    {"add_/alpha", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y.add_(x[1], -2);
+       return y;
+     }),
      inplace_binary()},
-    {"add_/operator +=", fn1([](const tensor_list& x) { Tensor y = x[0] * 1; y += x[1]; return y * y; }),
+    {"add_/operator +=", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y += x[1];
+       return y * y;
+     }),
      inplace_binary()},
-    {"add_/scalar", fn1([](const tensor_list& x) { Tensor y = x[0] * 2; y.add_(1.5, 2); return y * x[0]; }),
+    {"add_/scalar", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 2;
+       y.add_(1.5, 2);
+       return y * x[0];
+     }),
      unary()},
     // self doesn't require grad: it takes other's history.
     {"add_/into a constant", fn1([](const tensor_list& x) {
@@ -191,27 +225,77 @@ Register reg({
        return std::vector<Sample>{{"[2, 3]", {input({2, 3}, d, Layout::Transposed)}},
                                   {"[3]", {input({3}, d)}}};
      }},
-    {"sub_", fn1([](const tensor_list& x) { Tensor y = x[0] * 1; y.sub_(x[1]); return y; }),
+    {"sub_", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y.sub_(x[1]);
+       return y;
+     }),
      inplace_binary()},
-    {"sub_/alpha", fn1([](const tensor_list& x) { Tensor y = x[0] * 1; y.sub_(x[1], 0.5); return y * y; }),
+    {"sub_/alpha", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y.sub_(x[1], 0.5);
+       return y * y;
+     }),
      inplace_binary()},
-    {"sub_/scalar", fn1([](const tensor_list& x) { Tensor y = x[0].sin(); y -= 1.0; return y; }), unary()},
-    {"sub_/scalar alpha", fn1([](const tensor_list& x) { Tensor y = x[0] * x[0]; y.sub_(1, 3); return y; }),
+    {"sub_/scalar", fn1([](const tensor_list& x) {
+       Tensor y = x[0].sin();
+       y -= 1.0;
+       return y;
+     }),
      unary()},
-    {"mul_", fn1([](const tensor_list& x) { Tensor y = x[0] * 1; y.mul_(x[1]); return y; }),
-     inplace_binary()},
-    {"mul_/operator *=", fn1([](const tensor_list& x) { Tensor y = x[0].sin(); y *= x[1]; return y; }),
-     inplace_binary()},
-    {"mul_/scalar", fn1([](const tensor_list& x) { Tensor y = x[0] * x[0]; y.mul_(-1.5); return y; }),
+    {"sub_/scalar alpha", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * x[0];
+       y.sub_(1, 3);
+       return y;
+     }),
      unary()},
-    {"div_", fn1([](const tensor_list& x) { Tensor y = x[0] * 1; y.div_(x[1]); return y; }),
+    {"mul_", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y.mul_(x[1]);
+       return y;
+     }),
+     inplace_binary()},
+    {"mul_/operator *=", fn1([](const tensor_list& x) {
+       Tensor y = x[0].sin();
+       y *= x[1];
+       return y;
+     }),
+     inplace_binary()},
+    {"mul_/scalar", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * x[0];
+       y.mul_(-1.5);
+       return y;
+     }),
+     unary()},
+    {"div_", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y.div_(x[1]);
+       return y;
+     }),
      inplace_binary(-2, 2, 0.5)},
-    {"div_/operator /=", fn1([](const tensor_list& x) { Tensor y = x[0] * x[0]; y /= x[1]; return y; }),
+    {"div_/operator /=", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * x[0];
+       y /= x[1];
+       return y;
+     }),
      inplace_binary(-2, 2, 0.5)},
-    {"div_/scalar", fn1([](const tensor_list& x) { Tensor y = x[0].sin(); y.div_(3); return y; }), unary()},
-    {"clamp_", fn1([](const tensor_list& x) { Tensor y = x[0] * 1.5; y.clamp_(-1, 1.2); return y * x[0]; }),
+    {"div_/scalar", fn1([](const tensor_list& x) {
+       Tensor y = x[0].sin();
+       y.div_(3);
+       return y;
+     }),
      unary()},
-    {"clamp_/max", fn1([](const tensor_list& x) { Tensor y = x[0] * 1; y.clamp_(std::nullopt, 0.3); return y; }),
+    {"clamp_", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1.5;
+       y.clamp_(-1, 1.2);
+       return y * x[0];
+     }),
+     unary()},
+    {"clamp_/max", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y.clamp_(std::nullopt, 0.3);
+       return y;
+     }),
      unary()},
     {"masked_fill_", fn1([](const tensor_list& x) {
        Tensor y = x[0] * x[1];
@@ -219,7 +303,11 @@ Register reg({
        return y;
      }),
      inplace_binary()},
-    {"fill_", fn1([](const tensor_list& x) { Tensor y = x[0] * 1; y.fill_(2.5); return y * x[1]; }),
+    {"fill_", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y.fill_(2.5);
+       return y * x[1];
+     }),
      inplace_binary()},
     {"fill_/zero_", fn1([](const tensor_list& x) {
        Tensor y = x[0].sin();

@@ -38,7 +38,9 @@ Register reg({
      }},
     {"softmax/dim 1 dtype float64",
      fn1([](const tensor_list& x) { return x[0].softmax(1, ember::kFloat64); }),
-     [](Device d) { return std::vector<Sample>{{"[2, 3, 2]", {input({2, 3, 2}, d)}}}; }},
+     [](Device d) {
+       return std::vector<Sample>{{"[2, 3, 2]", {input({2, 3, 2}, d)}}};
+     }},
     {"log_softmax/last dim", fn1([](const tensor_list& x) { return x[0].log_softmax(-1); }),
      [](Device d) {
        return std::vector<Sample>{{"[3, 4]", {input({3, 4}, d)}},
@@ -64,7 +66,8 @@ Register reg({
            {"int32 index", {input({2, 3, 2}, d), idx({2, 2, 0}, d).to(kInt32)}},
            {"empty index", {input({2, 3}, d), idx({}, d)}}};
      }},
-    {"index_select/dim 0", fn1([](const tensor_list& x) { return ember::index_select(x[0], 0, x[1]); }),
+    {"index_select/dim 0",
+     fn1([](const tensor_list& x) { return ember::index_select(x[0], 0, x[1]); }),
      [](Device d) {
        return std::vector<Sample>{{"[5]", {input({5}, d, Layout::Stepped), idx({4, 1, 1}, d)}},
                                   {"[1, 3]", {input({1, 3}, d), idx({0, 0}, d)}},
@@ -78,8 +81,8 @@ Register reg({
            {"[3, 4] index [3, 2]", {input({3, 4}, d), idx({3, 3, 0, 1, 2, 3}, {3, 2}, d)}},
            {"transposed [3, 4], index [2, 5]",
             {input({3, 4}, d, Layout::Transposed), idx({0, 1, 2, 3, 0, 3, 3, 1, 1, 2}, {2, 5}, d)}},
-           {"stepped [2, 3, 2]", {input({2, 3, 2}, d, Layout::Stepped),
-                                  idx({2, 0, 1, 1, 0, 0, 2, 2}, {2, 2, 2}, d)}}};
+           {"stepped [2, 3, 2]",
+            {input({2, 3, 2}, d, Layout::Stepped), idx({2, 0, 1, 1, 0, 0, 2, 2}, {2, 2, 2}, d)}}};
      }},
     {"gather/dim 0", fn1([](const tensor_list& x) { return ember::gather(x[0], 0, x[1]); }),
      [](Device d) {
@@ -108,8 +111,7 @@ Register reg({
            {"[2, 3] src [3, 1]", {input({2, 3}, d), input({3, 1}, d), idx({1, 1, 0}, {3, 1}, d)}},
            {"0-dim", {input({}, d), input({}, d), idx0(0, d)}}};
      }},
-    {"scatter_add_/dim 1",
-     fn1([](const tensor_list& x) {
+    {"scatter_add_/dim 1", fn1([](const tensor_list& x) {
        Tensor y = x[0] * 1;
        y.scatter_add_(1, x[2], x[1]);
        return y;
@@ -122,19 +124,25 @@ Register reg({
             {input({3, 4}, d, Layout::Transposed), input({4, 5}, d),
              idx({1, 1, 0, 2, 3, 3}, {3, 2}, d)}},
            {"constant self (only src records)",
-            {constant({2, 3}, d), input({2, 2}, d, Layout::Transposed), idx({2, 2, 0, 1}, {2, 2}, d)}}};
+            {constant({2, 3}, d), input({2, 2}, d, Layout::Transposed),
+             idx({2, 2, 0, 1}, {2, 2}, d)}}};
      }},
 
     // ---- cat / stack ----
-    {"cat/dim 1", fn1([](const tensor_list& x) { return ember::cat({x[0], x[1], x[2]}, 1); }),
+    {"cat/dim 1", fn1([](const tensor_list& x) {
+       return ember::cat({x[0], x[1], x[2]}, 1);
+     }),
      [](Device d) {
        return std::vector<Sample>{
            {"[2, 3] [2, 1] [2, 2]",
-            {input({2, 3}, d), input({2, 1}, d, Layout::Transposed), input({2, 2}, d, Layout::Stepped)}},
+            {input({2, 3}, d), input({2, 1}, d, Layout::Transposed),
+             input({2, 2}, d, Layout::Stepped)}},
            {"a constant in the middle", {input({2, 2}, d), constant({2, 3}, d), input({2, 1}, d)}},
            {"size 0 along dim", {input({3, 1}, d), input({3, 0}, d), input({3, 2}, d)}}};
      }},
-    {"cat/dim 0", fn1([](const tensor_list& x) { return ember::cat({x[0], x[1]}, 0); }),
+    {"cat/dim 0", fn1([](const tensor_list& x) {
+       return ember::cat({x[0], x[1]}, 0);
+     }),
      [](Device d) {
        return std::vector<Sample>{
            {"[2] [3]", {input({2}, d), input({3}, d, Layout::Stepped)}},
@@ -142,21 +150,30 @@ Register reg({
            {"skipped [0] input", {input({0}, d), input({2, 2}, d)}}};
      }},
     {"cat/one input last dim", fn1([](const tensor_list& x) { return ember::cat({x[0]}, -1); }),
-     [](Device d) { return std::vector<Sample>{{"[2, 3]", {input({2, 3}, d, Layout::Transposed)}}}; }},
-    {"stack/dim 1", fn1([](const tensor_list& x) { return ember::stack({x[0], x[1]}, 1); }),
+     [](Device d) {
+       return std::vector<Sample>{{"[2, 3]", {input({2, 3}, d, Layout::Transposed)}}};
+     }},
+    {"stack/dim 1", fn1([](const tensor_list& x) {
+       return ember::stack({x[0], x[1]}, 1);
+     }),
      [](Device d) {
        return std::vector<Sample>{
            {"[2, 3] x2", {input({2, 3}, d), input({2, 3}, d, Layout::Transposed)}},
            {"[1] x2", {input({1}, d), input({1}, d)}}};
      }},
-    {"stack/dim 0", fn1([](const tensor_list& x) { return ember::stack({x[0], x[1], x[0]}, 0); }),
+    {"stack/dim 0", fn1([](const tensor_list& x) {
+       return ember::stack({x[0], x[1], x[0]}, 0);
+     }),
      [](Device d) {
        return std::vector<Sample>{{"0-dim x2", {input({}, d), input({}, d)}},
                                   {"[3] stepped", {input({3}, d, Layout::Stepped), input({3}, d)}}};
      }},
-    {"stack/last dim", fn1([](const tensor_list& x) { return ember::stack({x[0], x[1]}, -1); }),
+    {"stack/last dim", fn1([](const tensor_list& x) {
+       return ember::stack({x[0], x[1]}, -1);
+     }),
      [](Device d) {
-       return std::vector<Sample>{{"[2, 2]", {input({2, 2}, d), input({2, 2}, d, Layout::Stepped)}}};
+       return std::vector<Sample>{
+           {"[2, 2]", {input({2, 2}, d), input({2, 2}, d, Layout::Stepped)}}};
      }},
 });
 

@@ -103,7 +103,8 @@ TEST(Coverage, EveryKernelIsClassified) {
 #undef EMBER_GRAD_VIEW
 #undef EMBER_NO_GRAD
   };
-#define EMBER_OP(name, sig) EXPECT_TRUE(classified.count(#name)) << #name << " is missing from autograd/differentiable.def";
+#define EMBER_OP(name, sig) \
+  EXPECT_TRUE(classified.count(#name)) << #name << " is missing from autograd/differentiable.def";
 #include <ember/core/ops.def>
 #undef EMBER_OP
 }
@@ -112,7 +113,8 @@ TEST(Coverage, EveryKernelIsClassified) {
 TEST(Coverage, EveryDifferentiableOpHasAnEntry) {
   for (const OpEntry& e : optable::registry()) {
     manual_seed(1);
-    for (const optable::Sample& s : e.samples(Device(kCPU))) collect_ops(e.fn(s.inputs), &recorded_ops());
+    for (const optable::Sample& s : e.samples(Device(kCPU)))
+      collect_ops(e.fn(s.inputs), &recorded_ops());
   }
   for (const std::string& op : declared_ops()) {
     EXPECT_TRUE(recorded_ops().count(op))
@@ -130,10 +132,9 @@ int main(int argc, char** argv) {
     for (const OpEntry& e : optable::registry()) {
       const Device device(dev);
       ::testing::RegisterTest(
-          dev[1] == 'p' ? "OpTableCpu" : "OpTableCuda", test_name(e.name).c_str(), nullptr,
-          nullptr, __FILE__, __LINE__, [&e, device]() -> ::testing::Test* {
-            return new EntryTest(&e, device);
-          });
+          dev[1] == 'p' ? "OpTableCpu" : "OpTableCuda", test_name(e.name).c_str(), nullptr, nullptr,
+          __FILE__, __LINE__,
+          [&e, device]() -> ::testing::Test* { return new EntryTest(&e, device); });
     }
   }
   return RUN_ALL_TESTS();

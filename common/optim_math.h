@@ -1,25 +1,22 @@
 // The per-element math of the fused optimizer steps (ops.def's *_step), written once for the
 // CPU loops (cpu/optim.cpp) and the CUDA multi-tensor kernels (cuda/optim.cu), so that both
 // backends round alike. Follows PyTorch's single-tensor formulas operation by operation
-// (torch/optim/*.py), in T (float for float32, double for float64). Private to the backends.
+// (torch/optim/*.py), in T (float for float32, double for float64). Private to the backends
+// (common/: compiled by g++ for cpu/ and by nvcc for cuda/).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
 #include <ember/core/dispatch.h>
+#include <ember/core/host_device.h>
 
-#if defined(__CUDACC__)
-#define EMBER_OPTIM_HD __host__ __device__ __forceinline__
-#else
-#define EMBER_OPTIM_HD inline
-#endif
 
 namespace ember {
 namespace optim_math {
 
 template <class T>
-EMBER_OPTIM_HD T sqrt_of(T x) {
+EMBER_HOST_DEVICE inline T sqrt_of(T x) {
 #if defined(__CUDA_ARCH__)
   return ::sqrt(x);
 #else
@@ -43,7 +40,7 @@ struct SgdStep {
         weight_decay(T(a.weight_decay)),
         nesterov(a.nesterov),
         first_step(a.first_step) {}
-  EMBER_OPTIM_HD void operator()(T* const* ptr, int64_t i) const {
+  EMBER_HOST_DEVICE inline void operator()(T* const* ptr, int64_t i) const {
     T p = ptr[0][i];
     T d = ptr[1][i];
     if (weight_decay != T(0)) d = d + weight_decay * p;  // grad.add(param, alpha=wd)
@@ -73,7 +70,7 @@ struct AdamStep {
         neg_step_size(T(-a.step_size)),
         bias_correction2_sqrt(T(a.bias_correction2_sqrt)),
         decoupled(a.decoupled_weight_decay) {}
-  EMBER_OPTIM_HD void operator()(T* const* ptr, int64_t i) const {
+  EMBER_HOST_DEVICE inline void operator()(T* const* ptr, int64_t i) const {
     T p = ptr[0][i];
     T g = ptr[1][i];
     if (decoupled) {
@@ -109,7 +106,7 @@ struct RmspropStep {
         eps(T(a.eps)),
         weight_decay(T(a.weight_decay)),
         momentum(T(a.momentum)) {}
-  EMBER_OPTIM_HD void operator()(T* const* ptr, int64_t i) const {
+  EMBER_HOST_DEVICE inline void operator()(T* const* ptr, int64_t i) const {
     T g = ptr[1][i];
     if (weight_decay != T(0)) g = g + weight_decay * ptr[0][i];
     const T sq = ptr[2][i] * alpha + one_minus_alpha * g * g;
@@ -139,7 +136,7 @@ struct AdagradStep {
   T neg_clr, weight_decay, eps;
   explicit AdagradStep(const AdagradStepArgs& a)
       : neg_clr(T(-a.clr)), weight_decay(T(a.weight_decay)), eps(T(a.eps)) {}
-  EMBER_OPTIM_HD void operator()(T* const* ptr, int64_t i) const {
+  EMBER_HOST_DEVICE inline void operator()(T* const* ptr, int64_t i) const {
     T g = ptr[1][i];
     if (weight_decay != T(0)) g = g + weight_decay * ptr[0][i];
     const T sum = ptr[2][i] + T(1) * g * g;  // state_sum.addcmul_(g, g, value=1)

@@ -1,17 +1,19 @@
-// Shared by the CPU reduction kernels (cpu/reduce.cpp, cpu/arg_reduce.cpp): the input
-// split into kept and reduced dims, and an odometer over strided index spaces. Private to cpu/.
+// The reductions' geometry, shared by both backends (cpu/reduce.cpp, cpu/arg_reduce.cpp,
+// cuda/reduce.cuh): the input split into kept and reduced dims, an odometer over strided index
+// spaces (the CPU's walk), and NaN detection for host and device. Private to the backends.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
+#include <ember/core/host_device.h>
 #include <ember/core/tensor.h>
 
 namespace ember {
-namespace cpu {
+namespace common {
 
 template <class T>
-constexpr bool is_nan(T x) {
+EMBER_HOST_DEVICE constexpr bool is_nan(T x) {
   if constexpr (std::is_floating_point<T>::value) return x != x;
   return false;
 }
@@ -46,7 +48,7 @@ struct Odometer {
 // The input split into kept dims (row-major output order) and reduced dims (sorted by
 // decreasing stride, so the walk is as sequential as the layout allows), size-1 dims
 // dropped and neighbours merged when their strides chain.
-struct Geometry {
+struct ReduceGeometry {
   DimVector ksize, kstride, rsize, rstride;
   int64_t outputs = 1, length = 1;
 };
@@ -62,8 +64,8 @@ inline void push_dim(DimVector& size, DimVector& stride, int64_t s, int64_t st) 
   stride.push_back(st);
 }
 
-inline Geometry make_geometry(const Tensor& in, IntArrayRef dims) {
-  Geometry g;
+inline ReduceGeometry make_reduce_geometry(const Tensor& in, IntArrayRef dims) {
+  ReduceGeometry g;
   const int64_t nd = in.dim();
   DimVector order;  // reduced dims
   size_t j = 0;
@@ -88,5 +90,5 @@ inline Geometry make_geometry(const Tensor& in, IntArrayRef dims) {
   return g;
 }
 
-}  // namespace cpu
+}  // namespace common
 }  // namespace ember
