@@ -7,7 +7,7 @@
 
 #include <ember/autograd/function_node.h>
 #include <ember/autograd/grad_mode.h>
-#include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 
 namespace ember::autograd::recorded {
 
@@ -291,9 +291,7 @@ Tensor relu(const Tensor& t) {
                   if (GradMode::is_enabled() || g[0].dtype() != y.dtype()) {
                     return {ember::where(y > 0, g[0], 0)};
                   }
-                  Tensor dx = empty(y.sizes(), y.options());
-                  kernel<Op::relu_backward>(y.device().type())(dx, g[0], y);
-                  return {dx};
+                  return {native::relu_backward(g[0], y)};
                 });
 }
 

@@ -11,7 +11,6 @@
 #include <ember/core/dispatch.h>
 #include <ember/core/host_device.h>
 
-
 namespace ember {
 namespace optim_math {
 

@@ -17,7 +17,8 @@ struct SoftmaxGeometry {
 };
 
 // Merges dims [begin, end) of t into one (size, stride); false when they do not chain.
-inline bool merge_dims(const Tensor& t, int64_t begin, int64_t end, int64_t& size, int64_t& stride) {
+inline bool merge_dims(const Tensor& t, int64_t begin, int64_t end, int64_t& size,
+                       int64_t& stride) {
   size = 1;
   stride = 1;
   bool first = true;

@@ -9,7 +9,7 @@
 #include <ember/autograd/function_node.h>
 #include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
-#include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 #include <ember/core/functions.h>
 #include <ember/nn/layer_ops.h>
 
@@ -39,7 +39,7 @@ DimVector conv_out_sizes(IntArrayRef in, IntArrayRef w, const ConvArgs& a) {
 // b <- g summed over N, H, W.
 Tensor conv_primitive(const Tensor& x, const Tensor& w, const Tensor& b, const ConvArgs& args) {
   Tensor out = empty_on(conv_out_sizes(x.sizes(), w.sizes(), args), x.dtype(), x.device());
-  kernel<Op::conv2d>(x.device().type())(out, x, w, b, args);
+  native::conv2d(out, x, w, b, args);
   if (!autograd::should_record(x, w, b)) return out;
   return autograd::record(
       "ConvolutionBackward0", "conv2d", {x, w, b}, out,
@@ -62,7 +62,7 @@ Tensor conv_primitive(const Tensor& x, const Tensor& w, const Tensor& b, const C
 Tensor conv_input_grad(const Tensor& grad_out, const Tensor& weight, IntArrayRef input_sizes,
                        const ConvArgs& args, const char* node_name) {
   Tensor out = empty_on(input_sizes, grad_out.dtype(), grad_out.device());
-  kernel<Op::conv2d_backward_input>(grad_out.device().type())(out, grad_out, weight, args);
+  native::conv2d_backward_input(out, grad_out, weight, args);
   if (!autograd::should_record(grad_out, weight)) return out;
   return autograd::record(node_name, "conv_transpose2d", {grad_out, weight}, out,
                           {autograd::needs_grad(weight) ? grad_out : Tensor(),
@@ -83,7 +83,7 @@ Tensor conv_input_grad(const Tensor& grad_out, const Tensor& weight, IntArrayRef
 Tensor conv_weight_grad(const Tensor& grad_out, const Tensor& input, IntArrayRef weight_sizes,
                         const ConvArgs& args) {
   Tensor out = empty_on(weight_sizes, grad_out.dtype(), grad_out.device());
-  kernel<Op::conv2d_backward_weight>(grad_out.device().type())(out, grad_out, input, args);
+  native::conv2d_backward_weight(out, grad_out, input, args);
   if (!autograd::should_record(grad_out, input)) return out;
   return autograd::record("ConvolutionBackwardBackward0", "conv2d_backward_weight",
                           {grad_out, input}, out,

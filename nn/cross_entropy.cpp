@@ -5,7 +5,7 @@
 #include <ember/autograd/function_node.h>
 #include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
-#include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 #include <ember/core/functions.h>
 #include <ember/nn/functional_loss.h>
 
@@ -63,7 +63,7 @@ Tensor fused_rows(const Tensor& x, const Tensor& t, const Tensor& w, const Cross
       args.reduction == 0 ? empty_on({rows}, x.dtype(), device) : empty_on({}, x.dtype(), device);
   Tensor lse = empty_on({rows}, x.dtype(), device);
   Tensor aux = empty_on({2}, x.dtype(), device);
-  kernel<Op::cross_entropy>(device.type())(out, lse, aux, x, t, w, args);
+  native::cross_entropy(out, lse, aux, x, t, w, args);
   if (!autograd::should_record(x)) return out;
   const bool has_weight = w.defined();
   return autograd::record(
@@ -75,8 +75,7 @@ Tensor fused_rows(const Tensor& x, const Tensor& t, const Tensor& w, const Cross
         if (GradMode::is_enabled()) return {composite_grad(g[0], x, t, w, aux, args)};
         Tensor grad_input = empty_on(x.sizes(), x.dtype(), x.device());
         const Tensor grad = g[0].dtype() == x.dtype() ? g[0].contiguous() : g[0].to(x.dtype());
-        kernel<Op::cross_entropy_backward>(x.device().type())(grad_input, grad.contiguous(), x, t,
-                                                              w, lse, aux, args);
+        native::cross_entropy_backward(grad_input, grad.contiguous(), x, t, w, lse, aux, args);
         return {grad_input};
       });
 }

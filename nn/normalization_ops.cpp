@@ -12,7 +12,7 @@
 #include <ember/autograd/function_node.h>
 #include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
-#include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 #include <ember/core/functions.h>
 #include <ember/nn/layer_ops.h>
 
@@ -118,9 +118,8 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_train(const Tensor& input, IntArra
   // [C] operands as the kernels take them: the input's dtype, contiguous, no history.
   auto plain = [dt](const Tensor& t) { return t.defined() ? t.detach().to(dt).contiguous() : t; };
   const Tensor x = input.detach().contiguous().view(shape);
-  kernel<Op::batch_norm_stats>(dev.type())(mean, var, invstd, x, eps);
-  kernel<Op::batch_norm_apply>(dev.type())(out.view(shape), x, mean, invstd, plain(weight),
-                                           plain(bias));
+  native::batch_norm_stats(mean, var, invstd, x, eps);
+  native::batch_norm_apply(out.view(shape), x, mean, invstd, plain(weight), plain(bias));
   if (!autograd::should_record(input, weight, bias)) return {out, mean, var};
   using autograd::FunctionNode;
   out = autograd::record(
@@ -142,12 +141,12 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_train(const Tensor& input, IntArra
         const Device d = dy.device();
         const int64_t c = shape[1];
         Tensor sum_dy = empty_on({c}, dy.dtype(), d), sum_dy_xmu = empty_on({c}, dy.dtype(), d);
-        kernel<Op::batch_norm_backward_reduce>(d.type())(sum_dy, sum_dy_xmu, dy, xs, mu);
+        native::batch_norm_backward_reduce(sum_dy, sum_dy_xmu, dy, xs, mu);
         tensor_list grads(3);
         if (need_x) {
           grads[0] = empty_on(in.sizes(), dy.dtype(), d);
-          kernel<Op::batch_norm_backward_apply>(d.type())(grads[0].view(shape), dy, xs, mu, istd,
-                                                          plain(w), sum_dy, sum_dy_xmu);
+          native::batch_norm_backward_apply(grads[0].view(shape), dy, xs, mu, istd, plain(w),
+                                            sum_dy, sum_dy_xmu);
         }
         if (need_w) grads[1] = (sum_dy_xmu * istd).to(w.dtype());
         if (need_b) grads[2] = sum_dy;

@@ -6,7 +6,7 @@
 #include <ember/autograd/function_node.h>
 #include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
-#include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 #include <ember/core/functions.h>
 #include <ember/nn/layer_ops.h>
 
@@ -24,7 +24,7 @@ Tensor avg_pool_backward_primitive(const Tensor& grad_out, IntArrayRef input_siz
 Tensor avg_pool_primitive(const Tensor& x, IntArrayRef out_sizes, const PoolArgs& args,
                           const char* node_name, const char* op) {
   Tensor out = empty_on(out_sizes, x.dtype(), x.device());
-  kernel<Op::avg_pool2d>(x.device().type())(out, Tensor(), x, args);
+  native::avg_pool2d(out, x, args);
   if (!autograd::should_record(x)) return out;
   return autograd::record(
       node_name, op, {x}, out, {}, [args](FunctionNode& n, const tensor_list& g) -> tensor_list {
@@ -36,7 +36,7 @@ Tensor avg_pool_primitive(const Tensor& x, IntArrayRef out_sizes, const PoolArgs
 Tensor avg_pool_backward_primitive(const Tensor& grad_out, IntArrayRef input_sizes,
                                    const PoolArgs& args, const char* node_name) {
   Tensor grad_in = empty_on(input_sizes, grad_out.dtype(), grad_out.device());
-  kernel<Op::avg_pool2d_backward>(grad_out.device().type())(grad_in, grad_out, Tensor(), args);
+  native::avg_pool2d_backward(grad_in, grad_out, args);
   if (!autograd::should_record(grad_out)) return grad_in;
   return autograd::record(node_name, "avg_pool2d_backward", {grad_out}, grad_in, {},
                           [args](FunctionNode& n, const tensor_list& g) -> tensor_list {
@@ -49,7 +49,7 @@ Tensor avg_pool_backward_primitive(const Tensor& grad_out, IntArrayRef input_siz
 Tensor max_pool_backward_primitive(const Tensor& grad_out, const Tensor& indices,
                                    IntArrayRef input_sizes, const PoolArgs& args) {
   Tensor grad_in = empty_on(input_sizes, grad_out.dtype(), grad_out.device());
-  kernel<Op::max_pool2d_backward>(grad_out.device().type())(grad_in, grad_out, indices, args);
+  native::max_pool2d_backward(grad_in, grad_out, indices, args);
   if (!autograd::should_record(grad_out)) return grad_in;
   return autograd::record("MaxPool2DWithIndicesBackwardBackward0", "max_pool2d_backward",
                           {grad_out}, grad_in, {indices},
@@ -66,7 +66,7 @@ std::tuple<Tensor, Tensor> max_pool_primitive(const Tensor& x, IntArrayRef out_s
                                               const char* op) {
   Tensor out = empty_on(out_sizes, x.dtype(), x.device());
   Tensor indices = empty_on(out_sizes, kInt64, x.device());
-  kernel<Op::max_pool2d>(x.device().type())(out, indices, x, args);
+  native::max_pool2d(out, indices, x, args);
   if (autograd::should_record(x)) {
     autograd::record_node(node_name, op, {x}, {out, indices}, {indices},
                           [args](FunctionNode& n, const tensor_list& g) -> tensor_list {

@@ -3,7 +3,7 @@
 #include <ember/optim/adagrad.h>
 
 #include <ember/autograd/grad_mode.h>
-#include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
 
@@ -68,7 +68,7 @@ Tensor Adagrad::step(LossClosure closure) {
     args.eps = o.eps();
     for (const auto& b : batch_.buckets()) {
       args.clr = o.lr() / (1 + static_cast<double>(b.tag - 1) * o.lr_decay());
-      kernel<Op::adagrad_step>(b.device.type())(b.list(0), b.list(1), b.list(2), args);
+      native::adagrad_step_(b.list(0), b.list(1), b.list(2), args);
     }
     batch_.finish();
   }

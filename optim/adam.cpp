@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include <ember/autograd/grad_mode.h>
-#include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 #include <ember/core/error.h>
 #include <ember/optim/adamw.h>
 
@@ -62,8 +62,7 @@ void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer::Sta
     const double step = static_cast<double>(b.tag);
     args.step_size = h.lr / (1 - std::pow(h.beta1, step));
     args.bias_correction2_sqrt = std::sqrt(1 - std::pow(h.beta2, step));
-    kernel<Op::adam_step>(b.device.type())(b.list(0), b.list(1), b.list(2), b.list(3), b.list(4),
-                                           args);
+    native::adam_step_(b.list(0), b.list(1), b.list(2), b.list(3), b.list(4), args);
   }
   batch.finish();
 }

@@ -2,7 +2,7 @@
 #include <ember/optim/rmsprop.h>
 
 #include <ember/autograd/grad_mode.h>
-#include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 #include <ember/core/error.h>
 
 namespace ember {
@@ -69,8 +69,7 @@ Tensor RMSprop::step(LossClosure closure) {
     args.momentum = o.momentum();
     args.centered = o.centered();
     for (const auto& b : batch_.buckets()) {
-      kernel<Op::rmsprop_step>(b.device.type())(b.list(0), b.list(1), b.list(2), b.list(3),
-                                                b.list(4), args);
+      native::rmsprop_step_(b.list(0), b.list(1), b.list(2), b.list(3), b.list(4), args);
     }
     batch_.finish();
   }

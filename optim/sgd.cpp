@@ -3,7 +3,7 @@
 #include <ember/optim/sgd.h>
 
 #include <ember/autograd/grad_mode.h>
-#include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
 
@@ -74,7 +74,7 @@ Tensor SGD::step(LossClosure closure) {
     args.nesterov = o.nesterov();
     for (const auto& b : batch_.buckets()) {
       args.first_step = b.tag == 1;
-      kernel<Op::sgd_step>(b.device.type())(b.list(0), b.list(1), b.list(2), args);
+      native::sgd_step_(b.list(0), b.list(1), b.list(2), args);
     }
     batch_.finish();
   }

@@ -40,6 +40,13 @@ for f in nn optim data serialize; do
   allow "$f" '^(core|autograd|nn|optim|data|serialize)/|^cuda/(api|module)\.h$'
 done
 
+# Above core/, kernels run through core's front-ends (core/native.h for the fused and layer
+# primitives), never through the dispatcher directly.
+while IFS= read -r line; do
+  echo "layering: $line: a direct kernel call above core/ (use core/native.h)"
+  fail=1
+done < <(grep -rn 'kernel<Op::' --include='*.h' --include='*.cpp' nn optim autograd data serialize)
+
 # Vendor headers only in the backends (public headers stay light; CPU-only builds work).
 while IFS= read -r line; do
   echo "layering: $line: a vendor header outside cpu/ and cuda/"
