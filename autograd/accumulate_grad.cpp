@@ -2,7 +2,7 @@
 // it, else cloned) or .grad() += gradient (in place unless building a graph).
 #include <ember/autograd/accumulate_grad.h>
 
-#include <ember/autograd/grad_mode.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember::autograd {
 

@@ -7,9 +7,9 @@
 
 #include <ember/autograd/anomaly.h>
 #include <ember/autograd/function.h>
-#include <ember/autograd/grad_mode.h>
 #include <ember/autograd/gradcheck.h>
 #include <ember/autograd/node.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember::autograd {
 

@@ -10,8 +10,8 @@
 
 #include <ember/autograd/anomaly.h>
 #include <ember/autograd/function_node.h>
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember::autograd {
 

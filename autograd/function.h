@@ -12,8 +12,8 @@
 #include <variant>
 #include <vector>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/autograd/node.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember::autograd {
 

@@ -6,9 +6,9 @@
 #include <initializer_list>
 #include <utility>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/autograd/node.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember::autograd {
 

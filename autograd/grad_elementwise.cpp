@@ -6,7 +6,7 @@
 #include <limits>
 
 #include <ember/autograd/function_node.h>
-#include <ember/autograd/grad_mode.h>
+#include <ember/core/grad_mode.h>
 #include <ember/core/native.h>
 
 namespace ember::autograd::recorded {

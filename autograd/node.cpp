@@ -5,8 +5,8 @@
 #include <atomic>
 
 #include <ember/autograd/accumulate_grad.h>
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember::autograd {
 
@@ -151,14 +151,6 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
 Tensor shallow_alias(const Tensor& t) {
   return Tensor(std::make_shared<TensorImpl>(t.impl()->storage(), t.dtype(), t.sizes(), t.strides(),
                                              t.storage_offset()));
-}
-
-bool should_record_list(TensorList inputs) {
-  if (!GradMode::is_enabled()) return false;
-  for (const Tensor& t : inputs) {
-    if (needs_grad(t)) return true;
-  }
-  return false;
 }
 
 }  // namespace ember::autograd

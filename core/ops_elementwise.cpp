@@ -4,10 +4,10 @@
 #include <limits>
 
 #include <ember/autograd/grad_elementwise.h>
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 #include <ember/core/tensor.h>
 
 namespace ember {

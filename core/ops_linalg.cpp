@@ -5,10 +5,10 @@
 #include <memory>
 
 #include <ember/autograd/grad_linalg.h>
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 #include <ember/core/tensor.h>
 
 namespace ember {

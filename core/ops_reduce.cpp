@@ -5,11 +5,11 @@
 #include <memory>
 #include <tuple>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/autograd/grad_reduce.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 #include <ember/core/tensor.h>
 
 namespace ember {

@@ -4,10 +4,10 @@
 
 #include <cstring>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/autograd/grad_views.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
+#include <ember/core/grad_mode.h>
 #include <ember/cuda/api.h>
 
 namespace ember {

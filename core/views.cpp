@@ -5,10 +5,10 @@
 #include <optional>
 #include <vector>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/autograd/grad_views.h>
 #include <ember/core/checks.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 #include <ember/core/tensor.h>
 
 namespace ember {

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember {
 namespace nn {

@@ -7,10 +7,10 @@
 #include <string>
 
 #include <ember/autograd/function_node.h>
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
-#include <ember/core/native.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
+#include <ember/core/native.h>
 #include <ember/nn/layer_ops.h>
 
 namespace ember {

@@ -3,10 +3,10 @@
 // and cross_entropy_backward, and the autograd node. A backward run with create_graph
 // uses the same gradient written with public ops, so double backward works.
 #include <ember/autograd/function_node.h>
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
-#include <ember/core/native.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
+#include <ember/core/native.h>
 #include <ember/nn/functional_loss.h>
 
 namespace ember::nn::functional::detail {

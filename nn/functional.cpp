@@ -5,8 +5,8 @@
 #include <cmath>
 #include <sstream>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember::nn::functional {
 namespace {

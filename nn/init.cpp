@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember::nn::init {
 namespace {

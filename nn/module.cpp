@@ -11,7 +11,7 @@
 #include <typeinfo>
 #include <unordered_set>
 
-#include <ember/autograd/grad_mode.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember::nn {
 namespace {

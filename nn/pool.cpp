@@ -4,10 +4,10 @@
 // are each other's adjoints; max pooling's backward is a scatter by the saved indices whose
 // own gradient is a gather, so every order of derivative records.
 #include <ember/autograd/function_node.h>
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
-#include <ember/core/native.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
+#include <ember/core/native.h>
 #include <ember/nn/layer_ops.h>
 
 namespace ember {

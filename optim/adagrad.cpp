@@ -2,10 +2,10 @@
 // learning rate lr / (1 + (step - 1) * lr_decay) computed on the host.
 #include <ember/optim/adagrad.h>
 
-#include <ember/autograd/grad_mode.h>
-#include <ember/core/native.h>
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
+#include <ember/core/native.h>
 
 namespace ember {
 namespace optim {

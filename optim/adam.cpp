@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include <ember/autograd/grad_mode.h>
-#include <ember/core/native.h>
 #include <ember/core/error.h>
+#include <ember/core/grad_mode.h>
+#include <ember/core/native.h>
 #include <ember/optim/adamw.h>
 
 namespace ember {

@@ -1,7 +1,7 @@
 // AdamW::step: Adam's group step (adam.cpp) with decoupled weight decay.
 #include <ember/optim/adamw.h>
 
-#include <ember/autograd/grad_mode.h>
+#include <ember/core/grad_mode.h>
 #include <ember/optim/adam.h>
 
 namespace ember {

@@ -4,9 +4,9 @@
 
 #include <unordered_set>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember {
 namespace optim {

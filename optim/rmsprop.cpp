@@ -1,9 +1,9 @@
 // RMSprop::step: state made lazily (zeros), then one fused rmsprop_step per (device, dtype).
 #include <ember/optim/rmsprop.h>
 
-#include <ember/autograd/grad_mode.h>
-#include <ember/core/native.h>
 #include <ember/core/error.h>
+#include <ember/core/grad_mode.h>
+#include <ember/core/native.h>
 
 namespace ember {
 namespace optim {

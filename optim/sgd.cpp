@@ -2,10 +2,10 @@
 // (device, dtype) and for new versus existing momentum buffers.
 #include <ember/optim/sgd.h>
 
-#include <ember/autograd/grad_mode.h>
-#include <ember/core/native.h>
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
+#include <ember/core/native.h>
 
 namespace ember {
 namespace optim {

@@ -19,8 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "safetensors data is little-endian; ember writes its memory as is");

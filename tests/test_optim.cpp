@@ -2,8 +2,8 @@
 // tools/make_optim_reference.py) runs five steps on two parameters with fixed gradients and
 // compares the parameters after each step. Plus the Optimizer base's behaviour: groups,
 // state, zero_grad, closures, moves after construction, non-contiguous parameters, errors.
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 #include <ember/optim/optim.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

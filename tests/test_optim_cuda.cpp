@@ -2,8 +2,8 @@
 // cpu/optim.cpp): every optimizer and option combination runs a few steps on the same values
 // on both devices, over tensors of odd sizes (some over a chunk of 65536 elements, more
 // tensors than one launch takes, one over a launch's 320 chunks). Skips without a GPU.
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 #include <ember/cuda/api.h>
 #include <ember/nn/clip_grad.h>
 #include <ember/optim/optim.h>

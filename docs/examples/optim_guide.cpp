@@ -1,8 +1,8 @@
 // The code of docs/optim.md, compiled and run by ctest (docs.optim_guide): fits a small linear
 // regression with SGD and with Adam, uses parameter groups, a scheduler and gradient clipping,
 // and checks that the loss falls. Runs in well under a second.
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 #include <ember/cuda/api.h>
 #include <ember/nn/clip_grad.h>
 #include <ember/optim/optim.h>

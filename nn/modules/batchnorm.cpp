@@ -2,7 +2,7 @@
 // batch statistics whenever not tracking), the input-rank checks and LibTorch's printing.
 #include <ember/nn/modules/batchnorm.h>
 
-#include <ember/autograd/grad_mode.h>
+#include <ember/core/grad_mode.h>
 #include <ember/nn/layer_ops.h>
 
 namespace ember::nn {

@@ -1,8 +1,8 @@
 // Embedding: parameter setup (normal(0, 1), padding row zeroed), lookup and printing.
 #include <ember/nn/modules/embedding.h>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 #include <ember/nn/functional.h>
 #include <ember/nn/init.h>
 

@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include <ember/autograd/grad_mode.h>
 #include <ember/core/checks.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 #include <ember/nn/init.h>
 
 namespace ember::nn {

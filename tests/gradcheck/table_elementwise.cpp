@@ -16,9 +16,6 @@ Tensor leaf(const std::vector<double>& v, const Shape& shape, Device d) {
   return t.detach().requires_grad_(true);
 }
 
-// A bool mask of `shape` (about half true), no gradient.
-Tensor mask(const Shape& shape, Device d) { return constant(shape, d) > 0; }
-
 // Samples of a unary op with values in [lo, hi) kept `gap` away from 0.
 std::function<std::vector<Sample>(Device)> unary(double lo = -2, double hi = 2, double gap = 0) {
   return [=](Device d) {
