@@ -30,7 +30,7 @@ void check_geometry(const char* op, const Tensor& in) {
 
 // Two per-channel sums over N and S in double: a += f(x), b += g(x), from eight independent
 // lanes each (so that the inner loop vectorizes without reassociating one sum).
-template <class T, class F>
+template <class F>
 void channel_sums(const Geometry& g, int64_t c, const F& f, double* a_out, double* b_out) {
   double a[8] = {}, b[8] = {};
   for (int64_t n = 0; n < g.n; ++n) {
@@ -76,7 +76,7 @@ void batch_norm_stats_kernel(const Tensor& mean, const Tensor& var, const Tensor
         // Sums of (x - pivot): one pass, no cancellation for data far from zero.
         const double pivot = static_cast<double>(x[c * g.s]);
         double s1, s2;
-        channel_sums<scalar_t>(
+        channel_sums(
             g, c,
             [&](int64_t i, double& a, double& b) {
               const double d = static_cast<double>(x[i]) - pivot;
@@ -109,7 +109,7 @@ void batch_norm_backward_reduce_kernel(const Tensor& sum_dy, const Tensor& sum_d
       for (int64_t c = c0; c < c1; ++c) {
         const double mc = static_cast<double>(m[c]);
         double s1, s2;
-        channel_sums<scalar_t>(
+        channel_sums(
             g, c,
             [&](int64_t i, double& a, double& b) {
               const double d = static_cast<double>(dy[i]);

@@ -192,20 +192,17 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
     return scale_shift(input, as_channels(running_mean).to(input.dtype()),
                        as_channels(running_var).to(input.dtype()), w, b, eps, view);
   }
-  if (input.dtype() != kFloat32 && input.dtype() != kFloat64) {
-    // Other floating dtypes (the kernels take float32 and float64): the composite.
+  Tensor out, mean, var;
+  if (input.dtype() == kFloat32 || input.dtype() == kFloat64) {
+    const int64_t spatial = input.numel() / (input.size(0) * channels);
+    std::tie(out, mean, var) =
+        batch_norm_train(input, {input.size(0), channels, spatial}, w, b, eps);
+  } else {  // other floating dtypes (the kernels take float32 and float64): the composite
     const DimVector dims = dims_from(input, 2, /*with_batch=*/true);
-    const Tensor mean = input.mean(dims);
-    const Tensor var = input.var(dims, /*unbiased=*/false);
-    if (running_mean.defined()) update_running(as_channels(running_mean), mean, momentum);
-    if (running_var.defined()) {
-      const double n = static_cast<double>(input.numel() / channels);
-      update_running(as_channels(running_var), var * (n / (n - 1.0)), momentum);
-    }
-    return scale_shift(input, mean, var, w, b, eps, view);
+    mean = input.mean(dims);
+    var = input.var(dims, /*unbiased=*/false);
+    out = scale_shift(input, mean, var, w, b, eps, view);
   }
-  const int64_t spatial = input.numel() / (input.size(0) * channels);
-  auto [out, mean, var] = batch_norm_train(input, {input.size(0), channels, spatial}, w, b, eps);
   if (running_mean.defined()) update_running(as_channels(running_mean), mean, momentum);
   if (running_var.defined()) {
     const double n = static_cast<double>(input.numel() / channels);
