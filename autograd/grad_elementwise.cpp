@@ -1,6 +1,6 @@
-// Backward rules of the elementwise ops (arithmetic, unary math, clamp, where,
-// masked_fill) and their in-place forms, written with ember's own ops.
-#include <ember/autograd/grad_elementwise.h>
+// Backward rules of the elementwise ops (arithmetic, neg, abs, relu, clamp, where, masked_fill)
+// and their in-place forms, written with ember's own ops; the table's rows are in grad_unary.cpp.
+#include <ember/autograd/recorders.h>
 
 #include <cmath>
 #include <limits>
@@ -26,27 +26,6 @@ inline Scalar minus_one(const Scalar& s) {
 // g * alpha, skipping the multiply when alpha is 1.
 inline Tensor scaled(const Tensor& g, const Scalar& alpha) {
   return alpha.equal(1) ? g : g * alpha;
-}
-
-constexpr double kInvSqrt2Pi = 0.39894228040143267794;  // 1 / sqrt(2 pi)
-
-// Phi(x), the standard normal CDF, for gelu's derivative. Ember has no erf op, but
-// gelu(x) = x Phi(x) gives Phi(x) = gelu(x) / x to rounding for every x != 0.
-// Without create_graph the value is all that matters: 1/2 at x == 0.
-// Under create_graph the derivative of this expression matters too, and d/dx gelu(x)/x
-// cancels badly near 0; there |x| < 0.1 uses the Taylor series
-//   Phi(x) = 1/2 + phi(0) x (1 - x^2/6 + x^4/40 - x^6/336 + x^8/3456),
-// whose first omitted term is below 1e-16 (and its derivatives' too). The division uses 1
-// where |x| is small, so no branch is infinite and where's backward makes no NaN.
-Tensor normal_cdf(const Tensor& x) {
-  Tensor gelu_x = ember::gelu(x);
-  if (!GradMode::is_enabled()) return ember::where(x == 0, 0.5, gelu_x / x);
-  Tensor small = ember::abs(x) < 0.1;
-  Tensor far = gelu_x / ember::where(small, 1.0, x);
-  Tensor x2 = x * x;
-  Tensor poly = (((x2 * (1.0 / 3456) - 1.0 / 336) * x2 + 1.0 / 40) * x2 - 1.0 / 6) * x2 + 1.0;
-  Tensor near = x * poly * kInvSqrt2Pi + 0.5;
-  return ember::where(small, near, far);
 }
 
 }  // namespace
@@ -162,33 +141,6 @@ Tensor pow(const Scalar& base, const Tensor& exponent) {
                 });
 }
 
-namespace {
-// maximum / minimum: the input that wins gets the gradient; ties split it in halves.
-// `loses_a` is where a loses (a < b for maximum), `loses_b` where b loses.
-tensor_list extremum_backward(FunctionNode& n, const Tensor& g, bool is_max) {
-  Tensor a = n.saved(0), b = n.saved(1);
-  Tensor shared = ember::where(a == b, g * 0.5, g);
-  return {n.should_compute_output(0) ? shared.masked_fill(is_max ? a < b : a > b, 0) : Tensor(),
-          n.should_compute_output(1) ? shared.masked_fill(is_max ? a > b : a < b, 0) : Tensor()};
-}
-}  // namespace
-
-Tensor maximum(const Tensor& a, const Tensor& b) {
-  Tensor out = untracked([&] { return ember::maximum(a, b); });
-  return record("MaximumBackward0", "maximum", {a, b}, out, {a, b},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return extremum_backward(n, g[0], true);
-                });
-}
-
-Tensor minimum(const Tensor& a, const Tensor& b) {
-  Tensor out = untracked([&] { return ember::minimum(a, b); });
-  return record("MinimumBackward0", "minimum", {a, b}, out, {a, b},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return extremum_backward(n, g[0], false);
-                });
-}
-
 // ---- unary ----
 
 Tensor neg(const Tensor& t) {
@@ -208,79 +160,6 @@ Tensor abs(const Tensor& t) {
                 });
 }
 
-Tensor exp(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::exp(t); });
-  return record(
-      "ExpBackward0", "exp", {t}, out, {out},
-      [](FunctionNode& n, const tensor_list& g) -> tensor_list { return {g[0] * n.saved(0)}; });
-}
-
-Tensor log(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::log(t); });
-  return record(
-      "LogBackward0", "log", {t}, out, {t},
-      [](FunctionNode& n, const tensor_list& g) -> tensor_list { return {g[0] / n.saved(0)}; });
-}
-
-Tensor log1p(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::log1p(t); });
-  return record("Log1PBackward0", "log1p", {t}, out, {t},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return {g[0] / (n.saved(0) + 1)};
-                });
-}
-
-Tensor sqrt(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::sqrt(t); });
-  return record("SqrtBackward0", "sqrt", {t}, out, {out},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return {g[0] / (n.saved(0) * 2)};
-                });
-}
-
-// d/dx x^-1/2 = -1/2 x^-3/2 = -1/2 rsqrt(x)^3.
-Tensor rsqrt(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::rsqrt(t); });
-  return record("RsqrtBackward0", "rsqrt", {t}, out, {out},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return {g[0] * (n.saved(0).pow(3) * -0.5)};
-                });
-}
-
-Tensor sin(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::sin(t); });
-  return record("SinBackward0", "sin", {t}, out, {t},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return {g[0] * n.saved(0).cos()};
-                });
-}
-
-Tensor cos(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::cos(t); });
-  return record("CosBackward0", "cos", {t}, out, {t},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  return {g[0] * -n.saved(0).sin()};
-                });
-}
-
-Tensor tanh(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::tanh(t); });
-  return record("TanhBackward0", "tanh", {t}, out, {out},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  Tensor y = n.saved(0);
-                  return {g[0] * (1 - y * y)};
-                });
-}
-
-Tensor sigmoid(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::sigmoid(t); });
-  return record("SigmoidBackward0", "sigmoid", {t}, out, {out},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  Tensor y = n.saved(0);
-                  return {g[0] * ((1 - y) * y)};
-                });
-}
-
 // 0 where the result is 0 (x <= 0), as PyTorch's threshold_backward: one fused kernel
 // (relu_backward) in a plain backward, a differentiable where under create_graph.
 Tensor relu(const Tensor& t) {
@@ -292,19 +171,6 @@ Tensor relu(const Tensor& t) {
                     return {ember::where(y > 0, g[0], 0)};
                   }
                   return {native::relu_backward(g[0], y)};
-                });
-}
-
-// Exact gelu x Phi(x): d/dx = Phi(x) + x phi(x), phi(x) = exp(-x^2/2) / sqrt(2 pi).
-// Only the input is saved, as PyTorch (an in-place op on the output stays legal);
-// backward recomputes gelu(x) for Phi.
-Tensor gelu(const Tensor& t) {
-  Tensor out = untracked([&] { return ember::gelu(t); });
-  return record("GeluBackward0", "gelu", {t}, out, {t},
-                [](FunctionNode& n, const tensor_list& g) -> tensor_list {
-                  Tensor x = n.saved(0);
-                  Tensor pdf = (x * x * -0.5).exp() * kInvSqrt2Pi;
-                  return {g[0] * (normal_cdf(x) + x * pdf)};
                 });
 }
 

@@ -1,7 +1,7 @@
 // Backward rules of softmax/log_softmax, index_select, gather, scatter_add (and scatter_add_)
 // and cat, written with ember's own ops. stack is a composite (unsqueeze + cat) and one_hot
 // has an int64 result, so neither has a rule of its own.
-#include <ember/autograd/grad_index.h>
+#include <ember/autograd/recorders.h>
 
 #include <vector>
 

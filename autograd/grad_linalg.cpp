@@ -1,6 +1,6 @@
 // Backward rules of mm, bmm and addmm, and matmul / linear as compositions of public ops
 // (so that every 1-D..N-D case, broadcast batch dims included, records its graph).
-#include <ember/autograd/grad_linalg.h>
+#include <ember/autograd/recorders.h>
 
 #include <algorithm>
 

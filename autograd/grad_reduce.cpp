@@ -1,6 +1,6 @@
 // Backward rules of the reductions (sum, mean, prod, max/min, amax/amin, var, norm),
 // written with ember's own ops.
-#include <ember/autograd/grad_reduce.h>
+#include <ember/autograd/recorders.h>
 
 #include <cmath>
 

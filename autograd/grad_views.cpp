@@ -1,7 +1,7 @@
 // Backward rules of the view ops and of the copies (clone, to, copy_), written with
 // ember's own ops so that create_graph records them too. View nodes carry kView: in-place
 // ops on their outputs are refused (ember does not rebase a view's base).
-#include <ember/autograd/grad_views.h>
+#include <ember/autograd/recorders.h>
 
 #include <algorithm>
 #include <utility>

@@ -5,10 +5,10 @@
 #include <cstring>
 
 #include <ember/core/checks.h>
+#include <ember/core/device_hooks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
 #include <ember/core/generator.h>
-#include <ember/cuda/api.h>
 
 namespace ember {
 
@@ -357,7 +357,8 @@ Tensor wrap_blob(void* data, IntArrayRef sizes, IntArrayRef strides, void (*dele
   init_backends();  // kernels must be there even if no tensor was allocated yet
   const int64_t extent = storage_extent("from_blob", sizes, strides);
   Device device = options.device();
-  if (device.is_cuda() && !device.has_index()) device = Device(kCUDA, cuda::current_device());
+  if (device.is_cuda() && !device.has_index())
+    device = Device(kCUDA, device_hooks().current_device());
   DataPtr dp;
   dp.ptr = data;
   if (deleter) {

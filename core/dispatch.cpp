@@ -1,14 +1,9 @@
 // The dispatcher's table, op names derived from ops.def, the missing-kernel error and
-// init_backends(), which registers the compiled-in backends exactly once.
+// init_backends(), which runs backends/'s register_backends() exactly once.
 #include <ember/core/dispatch.h>
 
 #include <atomic>
 #include <mutex>
-
-#include <ember/cpu/kernels.h>
-#ifdef EMBER_WITH_CUDA
-#include <ember/cuda/register.h>
-#endif
 
 namespace ember {
 
@@ -58,11 +53,7 @@ void init_backends() {
   struct Reset {
     ~Reset() { t_initializing = false; }
   } reset;
-  cpu::check_cpu();  // before any kernel built for x86-64-v3 runs
-  cpu::register_backend();
-#ifdef EMBER_WITH_CUDA
-  cuda::register_backend();
-#endif
+  register_backends();
   g_backends_ready.store(true, std::memory_order_release);
 }
 

@@ -167,6 +167,9 @@ bool has_kernel(Op op, DeviceType device);
 // Registers the backends compiled in (CPU always, CUDA when built); idempotent and
 // called lazily by the first allocation, so users never need to call it.
 void init_backends();
+// The registration itself, defined by backends/backends.cpp, above core: core calls it only
+// from init_backends(), once, under its lock (no static initializers register anything).
+void register_backends();
 
 // Whether float32 GEMM kernels may use TF32 (set_float32_matmul_precision "high" or
 // "medium"); read by the CUDA GEMM on every call (a relaxed atomic load).

@@ -78,21 +78,17 @@ Tensor div(const Tensor& a, const Scalar& b);
 Tensor pow(const Tensor& a, const Tensor& exponent);
 Tensor pow(const Tensor& a, const Scalar& exponent);
 Tensor pow(const Scalar& base, const Tensor& exponent);
-Tensor maximum(const Tensor& a, const Tensor& b);
-Tensor minimum(const Tensor& a, const Tensor& b);
+// maximum, minimum: the binary rows of core/elementwise.def
+#define EMBER_BINARY(name, ...) Tensor name(const Tensor& a, const Tensor& b);
+#include <ember/core/elementwise.def>
+#undef EMBER_BINARY
 Tensor neg(const Tensor& t);
 Tensor abs(const Tensor& t);
-Tensor exp(const Tensor& t);
-Tensor log(const Tensor& t);
-Tensor log1p(const Tensor& t);
-Tensor sqrt(const Tensor& t);
-Tensor rsqrt(const Tensor& t);
-Tensor sin(const Tensor& t);
-Tensor cos(const Tensor& t);
-Tensor tanh(const Tensor& t);
-Tensor sigmoid(const Tensor& t);
 Tensor relu(const Tensor& t);
-Tensor gelu(const Tensor& t);  // exact (erf) form, PyTorch's default
+// exp, log, ... erf, gelu (exact, PyTorch's default): the rows of core/elementwise.def
+#define EMBER_UNARY_FLOAT(name, ...) Tensor name(const Tensor& t);
+#include <ember/core/elementwise.def>
+#undef EMBER_UNARY_FLOAT
 Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b);
 Tensor where(const Tensor& condition, const Scalar& a, const Tensor& b);

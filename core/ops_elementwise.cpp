@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include <ember/autograd/grad_elementwise.h>
+#include <ember/core/recording.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
@@ -115,6 +115,11 @@ Tensor wrap_scalar(const Scalar& s, const Tensor& t) {
 
 inline ScalarType true_div_type(ScalarType t) {
   return is_floating_point(t) ? t : default_float_dtype();
+}
+
+enum class RowTypes { All, Float };  // core/elementwise.def's binary rows
+inline ScalarType row_dtype(RowTypes types, ScalarType promoted) {
+  return types == RowTypes::Float ? true_div_type(promoted) : promoted;
 }
 
 // exp, log, sin...: integer and bool inputs compute in the default float dtype.
@@ -242,7 +247,7 @@ void check_mask(const char* op, const Tensor& self, const Tensor& mask) {
 // ---- binary arithmetic ----
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  if (autograd::should_record(a, b)) return autograd::recorded::add(a, b, alpha);
+  if (autograd::should_record(a, b)) return detail::recorded::add(a, b, alpha);
   if (!alpha.equal(1)) {
     check_alpha("add", result_type(a, b), alpha);
     return binary_promote<Op::add>("add", a, mul(b, alpha));
@@ -251,7 +256,7 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 }
 
 Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
-  if (autograd::should_record(a)) return autograd::recorded::add(a, b, alpha);
+  if (autograd::should_record(a)) return detail::recorded::add_scalar(a, b, alpha);
   const ScalarType dt = scalar_result(a.dtype(), b);
   if (__builtin_expect(!alpha.equal(1), 0)) {
     check_alpha("add", dt, alpha);
@@ -261,7 +266,7 @@ Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
 }
 
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  if (autograd::should_record(a, b)) return autograd::recorded::sub(a, b, alpha);
+  if (autograd::should_record(a, b)) return detail::recorded::sub(a, b, alpha);
   check_no_bool_sub("sub", a.dtype() == kBool || b.dtype() == kBool);
   if (!alpha.equal(1)) {
     check_alpha("sub", result_type(a, b), alpha);
@@ -271,7 +276,7 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 }
 
 Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
-  if (autograd::should_record(a)) return autograd::recorded::sub(a, b, alpha);
+  if (autograd::should_record(a)) return detail::recorded::sub_scalar(a, b, alpha);
   check_no_bool_sub("sub", a.dtype() == kBool || b.isBoolean());
   const ScalarType dt = scalar_result(a.dtype(), b);
   check_alpha("sub", dt, alpha);
@@ -279,36 +284,36 @@ Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
 }
 
 Tensor mul(const Tensor& a, const Tensor& b) {
-  if (autograd::should_record(a, b)) return autograd::recorded::mul(a, b);
+  if (autograd::should_record(a, b)) return detail::recorded::mul(a, b);
   return binary_promote<Op::mul>("mul", a, b);
 }
 
 Tensor mul(const Tensor& a, const Scalar& b) {
-  if (autograd::should_record(a)) return autograd::recorded::mul(a, b);
+  if (autograd::should_record(a)) return detail::recorded::mul_scalar(a, b);
   const ScalarType dt = scalar_result(a.dtype(), b);
   return scalar_op<Op::mul_scalar>(a, b, dt, dt);
 }
 
 Tensor div(const Tensor& a, const Tensor& b) {
-  if (autograd::should_record(a, b)) return autograd::recorded::div(a, b);
+  if (autograd::should_record(a, b)) return detail::recorded::div(a, b);
   const ScalarType dt = true_div_type(result_type(a, b));
   return binary<Op::div>("div", a, b, dt, dt);
 }
 
 Tensor div(const Tensor& a, const Scalar& b) {
-  if (autograd::should_record(a)) return autograd::recorded::div(a, b);
+  if (autograd::should_record(a)) return detail::recorded::div_scalar(a, b);
   const ScalarType dt = true_div_type(scalar_result(a.dtype(), b));
   return scalar_op<Op::div_scalar>(a, b, dt, dt);
 }
 
 // pow keeps integer dtypes (2 ** 3 == 8 as int64), as PyTorch does.
 Tensor pow(const Tensor& a, const Tensor& exponent) {
-  if (autograd::should_record(a, exponent)) return autograd::recorded::pow(a, exponent);
+  if (autograd::should_record(a, exponent)) return detail::recorded::pow(a, exponent);
   return binary_promote<Op::pow>("pow", a, exponent);
 }
 
 Tensor pow(const Tensor& a, const Scalar& exponent) {
-  if (autograd::should_record(a)) return autograd::recorded::pow(a, exponent);
+  if (autograd::should_record(a)) return detail::recorded::pow_scalar(a, exponent);
   const ScalarType dt = scalar_result(a.dtype(), exponent);
   EMBER_CHECK(is_floating_point(dt) || exponent.isBoolean() || exponent.toLong() >= 0,
               "pow: integers to negative integer powers are not allowed (", dtype_name(dt),
@@ -317,77 +322,49 @@ Tensor pow(const Tensor& a, const Scalar& exponent) {
 }
 
 Tensor pow(const Scalar& base, const Tensor& exponent) {
-  if (autograd::should_record(exponent)) return autograd::recorded::pow(base, exponent);
+  if (autograd::should_record(exponent)) return detail::recorded::rpow_scalar(base, exponent);
   const ScalarType dt = scalar_result(exponent.dtype(), base);
   return scalar_op<Op::rpow_scalar>(exponent, base, dt, dt);
 }
 
-Tensor maximum(const Tensor& a, const Tensor& b) {
-  if (autograd::should_record(a, b)) return autograd::recorded::maximum(a, b);
-  return binary_promote<Op::maximum>("maximum", a, b);
-}
-Tensor minimum(const Tensor& a, const Tensor& b) {
-  if (autograd::should_record(a, b)) return autograd::recorded::minimum(a, b);
-  return binary_promote<Op::minimum>("minimum", a, b);
-}
+// maximum, minimum: the binary rows of core/elementwise.def. All: the promoted dtype; Float:
+// integer and bool pairs compute in the default float dtype.
+#define EMBER_BINARY(name, types, ...)                                             \
+  Tensor name(const Tensor& a, const Tensor& b) {                                  \
+    if (autograd::should_record(a, b)) return detail::record_binary(Op::name, a, b); \
+    const ScalarType dt = row_dtype(RowTypes::types, result_type(a, b));           \
+    return binary<Op::name>(#name, a, b, dt, dt);                                  \
+  }                                                                                \
+  Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); }
+#include <ember/core/elementwise.def>
+#undef EMBER_BINARY
 
 // ---- unary ----
 
 Tensor neg(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::neg(t);
+  if (autograd::should_record(t)) return detail::recorded::neg(t);
   EMBER_CHECK(t.dtype() != kBool,
               "neg: negation of a bool tensor is not supported; to invert a "
               "mask, use logical_not()");
   return unary_same<Op::neg>(t);
 }
 Tensor abs(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::abs(t);
+  if (autograd::should_record(t)) return detail::recorded::abs(t);
   return unary_same<Op::abs>(t);
 }
 Tensor relu(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::relu(t);
+  if (autograd::should_record(t)) return detail::recorded::relu(t);
   return unary_same<Op::relu>(t);
 }
-Tensor exp(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::exp(t);
-  return unary_float<Op::exp>(t);
-}
-Tensor log(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::log(t);
-  return unary_float<Op::log>(t);
-}
-Tensor log1p(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::log1p(t);
-  return unary_float<Op::log1p>(t);
-}
-Tensor sqrt(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::sqrt(t);
-  return unary_float<Op::sqrt>(t);
-}
-Tensor rsqrt(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::rsqrt(t);
-  return unary_float<Op::rsqrt>(t);
-}
-Tensor sin(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::sin(t);
-  return unary_float<Op::sin>(t);
-}
-Tensor cos(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::cos(t);
-  return unary_float<Op::cos>(t);
-}
-Tensor tanh(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::tanh(t);
-  return unary_float<Op::tanh>(t);
-}
-Tensor sigmoid(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::sigmoid(t);
-  return unary_float<Op::sigmoid>(t);
-}
-Tensor gelu(const Tensor& t) {
-  if (autograd::should_record(t)) return autograd::recorded::gelu(t);
-  return unary_float<Op::gelu>(t);
-}
+// exp, log, ... gelu: the rows of core/elementwise.def.
+#define EMBER_UNARY_FLOAT(name, ...)                                             \
+  Tensor name(const Tensor& t) {                                                 \
+    if (autograd::should_record(t)) return detail::record_unary(Op::name, t); \
+    return unary_float<Op::name>(t);                                             \
+  }                                                                              \
+  Tensor Tensor::name() const { return ember::name(*this); }
+#include <ember/core/elementwise.def>
+#undef EMBER_UNARY_FLOAT
 
 Tensor logical_not(const Tensor& t) {
   Tensor out = empty_on(t.sizes(), kBool, t.device());
@@ -396,7 +373,7 @@ Tensor logical_not(const Tensor& t) {
 }
 
 Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> max) {
-  if (autograd::should_record(t)) return autograd::recorded::clamp(t, min, max);
+  if (autograd::should_record(t)) return detail::recorded::clamp(t, min, max);
   const ScalarType dt = clamp_type("clamp", t, min, max);
   return clamp_impl(t, min, max, dt, empty_on(t.sizes(), dt, t.device()));
 }
@@ -426,7 +403,7 @@ Tensor logical_or(const Tensor& a, const Tensor& b) {
 // ---- where, masked_fill ----
 
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
-  if (autograd::should_record(a, b)) return autograd::recorded::where(condition, a, b);
+  if (autograd::should_record(a, b)) return detail::recorded::where(condition, a, b);
   EMBER_CHECK(condition.dtype() == kBool, "where: expected a bool condition, got ",
               dtype_name(condition.dtype()), " (values ", dtype_name(a.dtype()), " and ",
               dtype_name(b.dtype()), ")");
@@ -450,7 +427,7 @@ Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b) {
 }
 
 Tensor masked_fill(const Tensor& t, const Tensor& mask, const Scalar& value) {
-  if (autograd::should_record(t)) return autograd::recorded::masked_fill(t, mask, value);
+  if (autograd::should_record(t)) return detail::recorded::masked_fill(t, mask, value);
   check_mask("masked_fill", t, mask);
   Tensor m = broadcast_to_self("masked_fill", t, mask);
   Tensor out = empty_on(t.sizes(), t.dtype(), t.device());
@@ -498,21 +475,9 @@ Tensor Tensor::div(const Tensor& other) const { return ember::div(*this, other);
 Tensor Tensor::div(const Scalar& other) const { return ember::div(*this, other); }
 Tensor Tensor::pow(const Tensor& exponent) const { return ember::pow(*this, exponent); }
 Tensor Tensor::pow(const Scalar& exponent) const { return ember::pow(*this, exponent); }
-Tensor Tensor::maximum(const Tensor& other) const { return ember::maximum(*this, other); }
-Tensor Tensor::minimum(const Tensor& other) const { return ember::minimum(*this, other); }
 Tensor Tensor::neg() const { return ember::neg(*this); }
 Tensor Tensor::abs() const { return ember::abs(*this); }
-Tensor Tensor::exp() const { return ember::exp(*this); }
-Tensor Tensor::log() const { return ember::log(*this); }
-Tensor Tensor::log1p() const { return ember::log1p(*this); }
-Tensor Tensor::sqrt() const { return ember::sqrt(*this); }
-Tensor Tensor::rsqrt() const { return ember::rsqrt(*this); }
-Tensor Tensor::sin() const { return ember::sin(*this); }
-Tensor Tensor::cos() const { return ember::cos(*this); }
-Tensor Tensor::tanh() const { return ember::tanh(*this); }
-Tensor Tensor::sigmoid() const { return ember::sigmoid(*this); }
 Tensor Tensor::relu() const { return ember::relu(*this); }
-Tensor Tensor::gelu() const { return ember::gelu(*this); }
 Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
   return ember::clamp(*this, min, max);
 }
@@ -543,7 +508,7 @@ Tensor Tensor::logical_not() const { return ember::logical_not(*this); }
 Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
   if (autograd::should_record(*this, other)) {
     check_writable("add_", *this);
-    autograd::recorded::add_(*this, other, alpha);
+    detail::recorded::add_(*this, other, alpha);
     return *this;
   }
   if (!alpha.equal(1)) {
@@ -556,7 +521,7 @@ Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
 Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
   if (autograd::should_record(*this)) {
     check_writable("add_", *this);
-    autograd::recorded::add_(*this, other, alpha);
+    detail::recorded::add_scalar_(*this, other, alpha);
     return *this;
   }
   const ScalarType rt = scalar_result(dtype(), other);
@@ -568,7 +533,7 @@ Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
   if (autograd::should_record(*this, other)) {
     check_writable("sub_", *this);
-    autograd::recorded::sub_(*this, other, alpha);
+    detail::recorded::sub_(*this, other, alpha);
     return *this;
   }
   check_no_bool_sub("sub_", dtype() == kBool || other.dtype() == kBool);
@@ -582,7 +547,7 @@ Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
 Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
   if (autograd::should_record(*this)) {
     check_writable("sub_", *this);
-    autograd::recorded::sub_(*this, other, alpha);
+    detail::recorded::sub_scalar_(*this, other, alpha);
     return *this;
   }
   check_no_bool_sub("sub_", dtype() == kBool || other.isBoolean());
@@ -595,7 +560,7 @@ Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
 Tensor& Tensor::mul_(const Tensor& other) {
   if (autograd::should_record(*this, other)) {
     check_writable("mul_", *this);
-    autograd::recorded::mul_(*this, other);
+    detail::recorded::mul_(*this, other);
     return *this;
   }
   return inplace_binary<Op::mul>("mul_", *this, other, result_type(*this, other));
@@ -604,7 +569,7 @@ Tensor& Tensor::mul_(const Tensor& other) {
 Tensor& Tensor::mul_(const Scalar& other) {
   if (autograd::should_record(*this)) {
     check_writable("mul_", *this);
-    autograd::recorded::mul_(*this, other);
+    detail::recorded::mul_scalar_(*this, other);
     return *this;
   }
   return inplace_scalar<Op::mul_scalar>("mul_", *this, other, scalar_result(dtype(), other));
@@ -613,7 +578,7 @@ Tensor& Tensor::mul_(const Scalar& other) {
 Tensor& Tensor::div_(const Tensor& other) {
   if (autograd::should_record(*this, other)) {
     check_writable("div_", *this);
-    autograd::recorded::div_(*this, other);
+    detail::recorded::div_(*this, other);
     return *this;
   }
   return inplace_binary<Op::div>("div_", *this, other, true_div_type(result_type(*this, other)));
@@ -622,7 +587,7 @@ Tensor& Tensor::div_(const Tensor& other) {
 Tensor& Tensor::div_(const Scalar& other) {
   if (autograd::should_record(*this)) {
     check_writable("div_", *this);
-    autograd::recorded::div_(*this, other);
+    detail::recorded::div_scalar_(*this, other);
     return *this;
   }
   return inplace_scalar<Op::div_scalar>("div_", *this, other,
@@ -632,7 +597,7 @@ Tensor& Tensor::div_(const Scalar& other) {
 Tensor& Tensor::fill_(const Scalar& value) {
   if (autograd::should_record(*this)) {
     check_writable("fill_", *this);
-    autograd::recorded::fill_(*this, value);
+    detail::recorded::fill_(*this, value);
     return *this;
   }
   check_writable("fill_", *this);
@@ -646,7 +611,7 @@ Tensor& Tensor::zero_() { return fill_(0); }
 Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
   if (autograd::should_record(*this)) {
     check_writable("clamp_", *this);
-    autograd::recorded::clamp_(*this, min, max);
+    detail::recorded::clamp_(*this, min, max);
     return *this;
   }
   const ScalarType dt = clamp_type("clamp_", *this, min, max);
@@ -660,7 +625,7 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
 Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) {
   if (autograd::should_record(*this)) {
     check_writable("masked_fill_", *this);
-    autograd::recorded::masked_fill_(*this, mask, value);
+    detail::recorded::masked_fill_(*this, mask, value);
     return *this;
   }
   check_mask("masked_fill_", *this, mask);

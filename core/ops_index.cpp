@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include <ember/autograd/grad_index.h>
+#include <ember/core/recording.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
@@ -87,11 +87,11 @@ int64_t check_scatter_add(const Tensor& self, int64_t dim, const Tensor& index, 
 
 // ---- softmax ----
 Tensor softmax(const Tensor& t, int64_t dim, std::optional<ScalarType> dtype) {
-  if (autograd::should_record(t)) return autograd::recorded::softmax(t, dim, dtype);
+  if (autograd::should_record(t)) return detail::recorded::softmax(t, dim, dtype);
   return softmax_impl<Op::softmax>("softmax", t, dim, dtype);
 }
 Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<ScalarType> dtype) {
-  if (autograd::should_record(t)) return autograd::recorded::log_softmax(t, dim, dtype);
+  if (autograd::should_record(t)) return detail::recorded::log_softmax(t, dim, dtype);
   return softmax_impl<Op::log_softmax>("log_softmax", t, dim, dtype);
 }
 
@@ -100,7 +100,7 @@ Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<ScalarType> dtype
 // Inputs of shape [0] are skipped, as PyTorch still does for legacy code.
 Tensor cat(TensorList tensors, int64_t dim) {
   EMBER_CHECK(!tensors.empty(), "cat: expected a non-empty list of tensors");
-  if (autograd::should_record_list(tensors)) return autograd::recorded::cat(tensors, dim);
+  if (autograd::should_record_list(tensors)) return detail::recorded::cat(tensors, dim);
   const Tensor& first = tensors[0];
   ScalarType dtype = first.dtype();
   int64_t ref = -1;  // the first tensor that takes part; its shape rules the others
@@ -159,7 +159,7 @@ Tensor stack(TensorList tensors, int64_t dim) {
 
 // ---- indexing ----
 Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
-  if (autograd::should_record(t)) return autograd::recorded::index_select(t, dim, index);
+  if (autograd::should_record(t)) return detail::recorded::index_select(t, dim, index);
   const char* name = "index_select";
   const int64_t d = wrap_dim(name, dim, t.dim());
   EMBER_CHECK(index.dim() <= 1, name, ": index must be 1-D or 0-D, got ", index.sizes());
@@ -180,7 +180,7 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
 }
 
 Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
-  if (autograd::should_record(t)) return autograd::recorded::gather(t, dim, index);
+  if (autograd::should_record(t)) return detail::recorded::gather(t, dim, index);
   const char* name = "gather";
   const int64_t d = wrap_dim(name, dim, t.dim());
   EMBER_CHECK(index.dim() == t.dim(), name, ": index ", index.sizes(),
@@ -196,7 +196,7 @@ Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
 }
 
 Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src) {
-  if (autograd::should_record(t, src)) return autograd::recorded::scatter_add(t, dim, index, src);
+  if (autograd::should_record(t, src)) return detail::recorded::scatter_add(t, dim, index, src);
   Tensor idx;
   const int64_t d = check_scatter_add(t, dim, index, src, &idx);
   Tensor out = t.clone();
@@ -246,7 +246,7 @@ Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) 
 }
 Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) {
   if (autograd::should_record(*this, src)) {
-    autograd::recorded::scatter_add_(*this, dim, index, src);
+    detail::recorded::scatter_add_(*this, dim, index, src);
     return *this;
   }
   Tensor idx;

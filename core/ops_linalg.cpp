@@ -4,7 +4,7 @@
 #include <atomic>
 #include <memory>
 
-#include <ember/autograd/grad_linalg.h>
+#include <ember/core/recording.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
@@ -176,12 +176,12 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 }
 
 Tensor mm(const Tensor& a, const Tensor& b) {
-  if (autograd::should_record(a, b)) return autograd::recorded::mm(a, b);
+  if (autograd::should_record(a, b)) return detail::recorded::mm(a, b);
   return mm_impl("mm", a, b);
 }
 
 Tensor bmm(const Tensor& a, const Tensor& b) {
-  if (autograd::should_record(a, b)) return autograd::recorded::bmm(a, b);
+  if (autograd::should_record(a, b)) return detail::recorded::bmm(a, b);
   check_operands("bmm", a, b);
   EMBER_CHECK(a.dim() == 3 && b.dim() == 3, "bmm: expected 3-D tensors, got ", a.sizes(), " and ",
               b.sizes());
@@ -195,7 +195,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
              const Scalar& alpha) {
   if (autograd::should_record(self, mat1, mat2)) {
-    return autograd::recorded::addmm(self, mat1, mat2, beta, alpha);
+    return detail::recorded::addmm(self, mat1, mat2, beta, alpha);
   }
   check_operands("addmm", mat1, mat2);
   check_same_device("addmm", self, mat1);

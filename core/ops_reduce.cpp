@@ -5,7 +5,7 @@
 #include <memory>
 #include <tuple>
 
-#include <ember/autograd/grad_reduce.h>
+#include <ember/core/recording.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
@@ -177,55 +177,55 @@ Tensor logical_reduce(const char* name, const Tensor& t, IntArrayRef dim, bool k
 
 // ---- Tensor methods ----
 Tensor Tensor::sum(std::optional<ScalarType> dtype) const {
-  if (autograd::should_record(*this)) return autograd::recorded::sum(*this, {}, false, dtype);
+  if (autograd::should_record(*this)) return detail::recorded::sum(*this, {}, false, dtype);
   return sum_impl(*this, {}, false, dtype);
 }
 Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
-  if (autograd::should_record(*this)) return autograd::recorded::sum(*this, dim, keepdim, dtype);
+  if (autograd::should_record(*this)) return detail::recorded::sum(*this, dim, keepdim, dtype);
   return sum_impl(*this, dim, keepdim, dtype);
 }
 Tensor Tensor::mean(std::optional<ScalarType> dtype) const {
-  if (autograd::should_record(*this)) return autograd::recorded::mean(*this, {}, false, dtype);
+  if (autograd::should_record(*this)) return detail::recorded::mean(*this, {}, false, dtype);
   return mean_impl(*this, {}, false, dtype);
 }
 Tensor Tensor::mean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
-  if (autograd::should_record(*this)) return autograd::recorded::mean(*this, dim, keepdim, dtype);
+  if (autograd::should_record(*this)) return detail::recorded::mean(*this, dim, keepdim, dtype);
   return mean_impl(*this, dim, keepdim, dtype);
 }
 Tensor Tensor::prod(std::optional<ScalarType> dtype) const {
   if (autograd::should_record(*this)) {
-    return autograd::recorded::prod(*this, std::nullopt, false, dtype);
+    return detail::recorded::prod(*this, std::nullopt, false, dtype);
   }
   return prod_impl(*this, {}, false, dtype);
 }
 Tensor Tensor::prod(int64_t dim, bool keepdim, std::optional<ScalarType> dtype) const {
-  if (autograd::should_record(*this)) return autograd::recorded::prod(*this, dim, keepdim, dtype);
+  if (autograd::should_record(*this)) return detail::recorded::prod(*this, dim, keepdim, dtype);
   return prod_impl(*this, IntArrayRef(dim), keepdim, dtype);
 }
 Tensor Tensor::max() const {
-  if (autograd::should_record(*this)) return autograd::recorded::max_all(*this, true);
+  if (autograd::should_record(*this)) return detail::recorded::max_all(*this, true);
   return extremum<Op::amax>("max", *this, {}, false);
 }
 std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
-  if (autograd::should_record(*this)) return autograd::recorded::max_dim(*this, dim, keepdim, true);
+  if (autograd::should_record(*this)) return detail::recorded::max_dim(*this, dim, keepdim, true);
   return arg_reduce<Op::max_dim>("max", *this, dim, keepdim);
 }
 Tensor Tensor::min() const {
-  if (autograd::should_record(*this)) return autograd::recorded::max_all(*this, false);
+  if (autograd::should_record(*this)) return detail::recorded::max_all(*this, false);
   return extremum<Op::amin>("min", *this, {}, false);
 }
 std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
   if (autograd::should_record(*this)) {
-    return autograd::recorded::max_dim(*this, dim, keepdim, false);
+    return detail::recorded::max_dim(*this, dim, keepdim, false);
   }
   return arg_reduce<Op::min_dim>("min", *this, dim, keepdim);
 }
 Tensor Tensor::amax(IntArrayRef dim, bool keepdim) const {
-  if (autograd::should_record(*this)) return autograd::recorded::amax(*this, dim, keepdim, true);
+  if (autograd::should_record(*this)) return detail::recorded::amax(*this, dim, keepdim, true);
   return extremum<Op::amax>("amax", *this, dim, keepdim);
 }
 Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const {
-  if (autograd::should_record(*this)) return autograd::recorded::amax(*this, dim, keepdim, false);
+  if (autograd::should_record(*this)) return detail::recorded::amax(*this, dim, keepdim, false);
   return extremum<Op::amin>("amin", *this, dim, keepdim);
 }
 Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
@@ -237,11 +237,11 @@ Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const {
   return std::get<1>(arg_reduce<Op::min_dim>("argmin", *this, *dim, keepdim));
 }
 Tensor Tensor::var(bool unbiased) const {
-  if (autograd::should_record(*this)) return autograd::recorded::var(*this, {}, unbiased, false);
+  if (autograd::should_record(*this)) return detail::recorded::var(*this, {}, unbiased, false);
   return var_impl("var", *this, {}, unbiased, false);
 }
 Tensor Tensor::var(IntArrayRef dim, bool unbiased, bool keepdim) const {
-  if (autograd::should_record(*this)) return autograd::recorded::var(*this, dim, unbiased, keepdim);
+  if (autograd::should_record(*this)) return detail::recorded::var(*this, dim, unbiased, keepdim);
   return var_impl("var", *this, dim, unbiased, keepdim);
 }
 // std records as sqrt(var) (SqrtBackward0 over VarBackward0).
@@ -254,12 +254,12 @@ Tensor Tensor::std(IntArrayRef dim, bool unbiased, bool keepdim) const {
   return var_impl("std", *this, dim, unbiased, keepdim).sqrt();
 }
 Tensor Tensor::norm(const Scalar& p) const {
-  if (autograd::should_record(*this)) return autograd::recorded::norm(*this, p, {}, false, true);
+  if (autograd::should_record(*this)) return detail::recorded::norm(*this, p, {}, false, true);
   return norm_impl(*this, p, {}, false);
 }
 Tensor Tensor::norm(const Scalar& p, IntArrayRef dim, bool keepdim) const {
   if (autograd::should_record(*this)) {
-    return autograd::recorded::norm(*this, p, dim, keepdim, false);
+    return detail::recorded::norm(*this, p, dim, keepdim, false);
   }
   return norm_impl(*this, p, dim, keepdim);
 }

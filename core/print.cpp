@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <ember/autograd/node.h>
+#include <ember/core/recording.h>
 #include <ember/core/tensor.h>
 
 namespace ember {
@@ -296,8 +296,9 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
     }
     body = Printer(c).str();
   }
-  if (const auto& fn = t.grad_fn()) {
-    suffixes.push_back("grad_fn=<" + fn->name() + ">");  // PyTorch's style for non-leaves
+  const std::string grad_fn = detail::recorded::grad_fn_name(t);
+  if (!grad_fn.empty()) {
+    suffixes.push_back("grad_fn=<" + grad_fn + ">");  // PyTorch's style for non-leaves
   } else if (t.requires_grad()) {
     suffixes.push_back("requires_grad=True");
   }

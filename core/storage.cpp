@@ -2,9 +2,9 @@
 // make_storage is on every op's path: one allocator call and one make_shared, nothing else.
 #include <ember/core/storage.h>
 
+#include <ember/core/device_hooks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/error.h>
-#include <ember/cuda/api.h>
 
 namespace ember {
 
@@ -42,7 +42,8 @@ Storage make_storage(size_t nbytes, Device device) {
   Allocator* allocator = g_allocators[static_cast<int>(device.type())];
   if (__builtin_expect(allocator == nullptr, 0)) no_allocator(device.type());
   // "cuda" without an index means the current device; storages always record which one.
-  if (device.is_cuda() && !device.has_index()) device = Device(kCUDA, cuda::current_device());
+  if (device.is_cuda() && !device.has_index())
+    device = Device(kCUDA, device_hooks().current_device());
   return std::make_shared<StorageImpl>(allocator->allocate(nbytes, device), nbytes, device);
 }
 

@@ -4,11 +4,11 @@
 
 #include <cstring>
 
-#include <ember/autograd/grad_views.h>
+#include <ember/core/recording.h>
 #include <ember/core/checks.h>
+#include <ember/core/device_hooks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/grad_mode.h>
-#include <ember/cuda/api.h>
 
 namespace ember {
 
@@ -171,7 +171,7 @@ Tensor Tensor::contiguous() const {
 // kernels prefer row-major anyway).
 Tensor Tensor::clone() const {
   EMBER_CHECK(defined(), "clone: the tensor is undefined");
-  if (autograd::should_record(*this)) return autograd::recorded::clone(*this);
+  if (autograd::should_record(*this)) return detail::recorded::clone(*this);
   Tensor out = empty_on(sizes(), dtype(), device());
   if (numel() > 0) kernel<Op::copy>(device().type())(out, *this, false);
   return out;
@@ -196,7 +196,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
               " tensor is undefined");
   if (is_same(src)) return *this;
   if (autograd::should_record(*this, src)) {
-    autograd::recorded::copy_(*this, src, non_blocking);
+    detail::recorded::copy_(*this, src, non_blocking);
     return *this;
   }
   Tensor s = src;
@@ -222,7 +222,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
 Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy) const {
   EMBER_CHECK(defined(), "to: the tensor is undefined");
   if (autograd::should_record(*this)) {
-    return autograd::recorded::to(*this, device, dtype, non_blocking, copy);
+    return detail::recorded::to(*this, device, dtype, non_blocking, copy);
   }
   Device here = this->device();
   bool same_device;
@@ -231,7 +231,7 @@ Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy)
   } else if (device.is_cpu()) {
     same_device = true;
   } else {  // "cuda" without an index means the current device
-    int index = device.has_index() ? device.index() : cuda::current_device();
+    int index = device.has_index() ? device.index() : device_hooks().current_device();
     same_device = index == here.index();
     device = Device(kCUDA, index);
   }
@@ -273,11 +273,11 @@ Tensor Tensor::pin_memory() const {
   EMBER_CHECK(defined(), "pin_memory: the tensor is undefined");
   EMBER_CHECK(is_cpu(), "pin_memory: only CPU tensors can be pinned, got a tensor on ", device());
   if (is_pinned()) return *this;  // as in LibTorch
-  return cuda::detail::pin_memory(*this);
+  return device_hooks().pin_memory(*this);
 }
 
 bool Tensor::is_pinned() const {
-  return defined() && is_cpu() && cuda::detail::is_pinned(data_ptr());
+  return defined() && is_cpu() && device_hooks().is_pinned(data_ptr());
 }
 
 }  // namespace ember

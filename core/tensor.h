@@ -234,21 +234,17 @@ class Tensor {
   Tensor div(const Scalar& other) const;
   Tensor pow(const Tensor& exponent) const;
   Tensor pow(const Scalar& exponent) const;
-  Tensor maximum(const Tensor& other) const;
-  Tensor minimum(const Tensor& other) const;
+// maximum(other), minimum(other): the binary rows of core/elementwise.def
+#define EMBER_BINARY(name, ...) Tensor name(const Tensor& other) const;
+#include <ember/core/elementwise.def>
+#undef EMBER_BINARY
   Tensor neg() const;
   Tensor abs() const;
-  Tensor exp() const;
-  Tensor log() const;
-  Tensor log1p() const;
-  Tensor sqrt() const;
-  Tensor rsqrt() const;
-  Tensor sin() const;
-  Tensor cos() const;
-  Tensor tanh() const;
-  Tensor sigmoid() const;
   Tensor relu() const;
-  Tensor gelu() const;
+// exp() ... gelu(): the rows of core/elementwise.def
+#define EMBER_UNARY_FLOAT(name, ...) Tensor name() const;
+#include <ember/core/elementwise.def>
+#undef EMBER_UNARY_FLOAT
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
   Tensor clamp_min(const Scalar& min) const { return clamp(min, std::nullopt); }
   Tensor clamp_max(const Scalar& max) const { return clamp(std::nullopt, max); }

@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include <ember/autograd/grad_views.h>
+#include <ember/core/recording.h>
 #include <ember/core/checks.h>
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
@@ -103,7 +103,7 @@ void check_not_scalar(const char* op, const Tensor& t) {
 }  // namespace
 
 Tensor Tensor::view(IntArrayRef sizes) const {
-  if (autograd::should_record(*this)) return autograd::recorded::view(*this, sizes);
+  if (autograd::should_record(*this)) return detail::recorded::view(*this, sizes);
   DimVector shape = infer_size("view", sizes, numel());
   std::optional<DimVector> st = compute_stride(this->sizes(), strides(), shape);
   EMBER_CHECK(st.has_value(), "view: size ", shape_str(shape),
@@ -115,7 +115,7 @@ Tensor Tensor::view(IntArrayRef sizes) const {
 Tensor Tensor::view_as(const Tensor& other) const { return view(other.sizes()); }
 
 Tensor Tensor::reshape(IntArrayRef sizes) const {
-  if (autograd::should_record(*this)) return autograd::recorded::reshape(*this, sizes);
+  if (autograd::should_record(*this)) return detail::recorded::reshape(*this, sizes);
   DimVector shape = infer_size("reshape", sizes, numel());
   if (std::optional<DimVector> st = compute_stride(this->sizes(), strides(), shape)) {
     return make_view(*this, shape, *st, storage_offset());
@@ -152,7 +152,7 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
 }
 
 Tensor Tensor::squeeze() const {
-  if (autograd::should_record(*this)) return autograd::recorded::squeeze(*this);
+  if (autograd::should_record(*this)) return detail::recorded::squeeze(*this);
   DimVector shape, st;
   for (int64_t d = 0; d < dim(); ++d) {
     if (sizes()[d] != 1) {
@@ -164,7 +164,7 @@ Tensor Tensor::squeeze() const {
 }
 
 Tensor Tensor::squeeze(int64_t dim) const {
-  if (autograd::should_record(*this)) return autograd::recorded::squeeze(*this, dim);
+  if (autograd::should_record(*this)) return detail::recorded::squeeze_dim(*this, dim);
   const int64_t d = wrap_dim("squeeze", dim, this->dim());
   DimVector shape(sizes()), st(strides());
   if (this->dim() > 0 && shape[d] == 1) {
@@ -175,7 +175,7 @@ Tensor Tensor::squeeze(int64_t dim) const {
 }
 
 Tensor Tensor::unsqueeze(int64_t dim) const {
-  if (autograd::should_record(*this)) return autograd::recorded::unsqueeze(*this, dim);
+  if (autograd::should_record(*this)) return detail::recorded::unsqueeze(*this, dim);
   const int64_t d = wrap_dim("unsqueeze", dim, this->dim() + 1);
   DimVector shape(sizes()), st(strides());
   // Any stride is valid for a size-1 dim; this one keeps contiguous tensors contiguous.
@@ -186,7 +186,7 @@ Tensor Tensor::unsqueeze(int64_t dim) const {
 }
 
 Tensor Tensor::t() const {
-  if (autograd::should_record(*this)) return autograd::recorded::t(*this);
+  if (autograd::should_record(*this)) return detail::recorded::t(*this);
   EMBER_CHECK(dim() <= 2, "t: expects a tensor with <= 2 dimensions, but got ", dim(),
               " dims (shape ", shape_str(sizes()), "); use transpose or permute");
   if (dim() < 2) return make_view(*this, sizes(), strides(), storage_offset());
@@ -194,7 +194,7 @@ Tensor Tensor::t() const {
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
-  if (autograd::should_record(*this)) return autograd::recorded::transpose(*this, dim0, dim1);
+  if (autograd::should_record(*this)) return detail::recorded::transpose(*this, dim0, dim1);
   const int64_t d0 = wrap_dim("transpose", dim0, dim());
   const int64_t d1 = wrap_dim("transpose", dim1, dim());
   DimVector shape(sizes()), st(strides());
@@ -204,7 +204,7 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
 }
 
 Tensor Tensor::permute(IntArrayRef dims) const {
-  if (autograd::should_record(*this)) return autograd::recorded::permute(*this, dims);
+  if (autograd::should_record(*this)) return detail::recorded::permute(*this, dims);
   EMBER_CHECK(static_cast<int64_t>(dims.size()) == dim(), "permute: got ", dims.size(), " dims ",
               shape_str(dims), " for a tensor of ", dim(), " dims (shape ", shape_str(sizes()),
               ")");
@@ -221,7 +221,7 @@ Tensor Tensor::permute(IntArrayRef dims) const {
 }
 
 Tensor Tensor::expand(IntArrayRef sizes) const {
-  if (autograd::should_record(*this)) return autograd::recorded::expand(*this, sizes);
+  if (autograd::should_record(*this)) return detail::recorded::expand(*this, sizes);
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t old_ndim = dim();
   EMBER_CHECK(ndim >= old_ndim, "expand: the number of sizes provided (", ndim,
@@ -259,7 +259,7 @@ Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes(
 Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
                      int64_t step) const {
   if (autograd::should_record(*this)) {
-    return autograd::recorded::slice(*this, dim, start, end, step);
+    return detail::recorded::slice(*this, dim, start, end, step);
   }
   check_not_scalar("slice", *this);
   const int64_t d = wrap_dim("slice", dim, this->dim());
@@ -295,7 +295,7 @@ Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
 }
 
 Tensor Tensor::select(int64_t dim, int64_t index) const {
-  if (autograd::should_record(*this)) return autograd::recorded::select(*this, dim, index);
+  if (autograd::should_record(*this)) return detail::recorded::select(*this, dim, index);
   check_not_scalar("select", *this);
   const int64_t d = wrap_dim("select", dim, this->dim());
   const int64_t size = sizes()[d];
@@ -355,7 +355,7 @@ std::vector<Tensor> Tensor::unbind(int64_t dim) const {
 Tensor Tensor::as_strided(IntArrayRef sizes, IntArrayRef strides,
                           std::optional<int64_t> storage_offset) const {
   if (autograd::should_record(*this)) {
-    return autograd::recorded::as_strided(*this, sizes, strides, storage_offset);
+    return detail::recorded::as_strided(*this, sizes, strides, storage_offset);
   }
   EMBER_CHECK(sizes.size() == strides.size(), "as_strided: sizes ", shape_str(sizes),
               " and strides ", shape_str(strides), " have different lengths");

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <ember/common/elementwise_math.h>
 #include <ember/core/dispatch.h>
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
@@ -13,7 +14,7 @@ namespace cpu {
 namespace {
 
 // Which dtypes an op accepts; anything else reaches the dispatch macro's error.
-enum class Types { Floating, Numeric, All };
+enum class Types { Floating, Numeric, All, Float = Floating };  // Float: elementwise.def's
 
 // Calls body(T{}) with T the C++ type of dtype, within the set kTypes.
 template <Types kTypes, class Body>
@@ -109,21 +110,6 @@ struct ReluBackward {
   template <class T>
   T operator()(T grad, T result) const {
     return result > T(0) ? grad : T(0);
-  }
-};
-// NaN in either input wins, as in PyTorch (x != x is false for integers and bool).
-struct Maximum {
-  static constexpr const char* kName = "maximum";
-  template <class T>
-  T operator()(T x, T y) const {
-    return (x != x || x > y) ? x : y;
-  }
-};
-struct Minimum {
-  static constexpr const char* kName = "minimum";
-  template <class T>
-  T operator()(T x, T y) const {
-    return (x != x || x < y) ? x : y;
   }
 };
 struct Eq {
@@ -231,8 +217,10 @@ void register_binary_kernels() {
   register_kernel<Op::mul>(kCPU, &binary_kernel<Mul, Types::All>);
   register_kernel<Op::div>(kCPU, &binary_kernel<Div, Types::Floating>);
   register_kernel<Op::pow>(kCPU, &binary_kernel<Pow, Types::Numeric>);
-  register_kernel<Op::maximum>(kCPU, &binary_kernel<Maximum, Types::All>);
-  register_kernel<Op::minimum>(kCPU, &binary_kernel<Minimum, Types::All>);
+#define EMBER_BINARY(name, types, ...) \
+  register_kernel<Op::name>(kCPU, &binary_kernel<common::BinaryMath<Op::name>, Types::types>);
+#include <ember/core/elementwise.def>
+#undef EMBER_BINARY
   register_kernel<Op::eq>(kCPU, &binary_kernel<Eq, Types::All>);
   register_kernel<Op::ne>(kCPU, &binary_kernel<Ne, Types::All>);
   register_kernel<Op::lt>(kCPU, &binary_kernel<Lt, Types::All>);

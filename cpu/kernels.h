@@ -7,7 +7,7 @@ namespace cpu {
 
 void register_backend();
 // cpu/isa.cpp: whether this CPU runs the instructions the library was built for, and a check
-// that throws ember::Error naming them when it does not (init_backends calls it first).
+// that throws ember::Error naming them when it does not (register_backends calls it first).
 bool cpu_runs_this_build();
 void check_cpu();
 

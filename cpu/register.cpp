@@ -1,5 +1,5 @@
 // The CPU backend's single entry point: installs the allocator and registers every
-// kernel family. Called once by init_backends(); explicit, so no linker can drop it.
+// kernel family. Called once by register_backends(); explicit, so no linker can drop it.
 #include <ember/core/dispatch.h>
 #include <ember/core/storage.h>
 #include <ember/cpu/kernels.h>

@@ -1,5 +1,5 @@
-// CPU unary elementwise kernels (neg ... gelu, logical_not): one functor per op.
-// Math functions take Eigen's vectorized forms on contiguous data and std:: on strided data.
+// CPU unary elementwise kernels: neg, abs, relu, logical_not, and the rows of core/elementwise.def,
+// which take Eigen's vectorized forms on contiguous data and the row's formula on strided data.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 
+#include <ember/common/elementwise_math.h>
 #include <ember/core/dispatch.h>
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
@@ -16,34 +17,35 @@ namespace ember {
 namespace cpu {
 namespace {
 
-// Each math functor has scalar(x), the reference used on strided data, and eigen(x),
-// the same function over an Eigen array for the contiguous path: std::exp and friends
-// do not vectorize without -ffast-math, Eigen's packet versions do (within 1-2 ulp).
-struct Exp {
-  static constexpr const char* kName = "exp";
-  template <class T>
-  T scalar(T x) const {
-    return std::exp(x);
-  }
-  // Eigen's packet exp clamps its input (double: near -708), so exp(-inf) would come out
-  // as a denormal instead of 0: below the underflow point the answer is exactly 0.
+// EigenMath<Op::name>(x): a row's formula over an Eigen array, the vectorized path for
+// contiguous data (std::exp and friends do not vectorize without -ffast-math, Eigen's packet
+// versions do, within 1-2 ulp). Strided data, and rows without one, run the row's scalar
+// formula (common::UnaryMath) in a plain loop.
+template <Op op>
+struct EigenMath {
+  static constexpr bool kDefined = false;
+};
+struct HasEigen {
+  static constexpr bool kDefined = true;
+};
+
+// Eigen's packet exp clamps its input (double: near -708), so exp(-inf) would come out as a
+// denormal instead of 0: below the underflow point the answer is exactly 0.
+template <>
+struct EigenMath<Op::exp> : HasEigen {
   template <class A>
-  auto eigen(const A& x) const {
+  auto operator()(const A& x) const {
     using T = typename A::Scalar;
     const T underflow = std::is_same<T, double>::value ? T(-745.2) : T(-104.0);
     return (x < underflow).select(T(0), x.exp());
   }
 };
-struct Log {
-  static constexpr const char* kName = "log";
-  template <class T>
-  T scalar(T x) const {
-    return std::log(x);
-  }
-  // Eigen's log treats subnormal inputs as the smallest normal number: scale them into the
-  // normal range first (log(x) = log(x * 2^k) - k ln 2), which costs no extra log.
+// Eigen's log treats subnormal inputs as the smallest normal number: scale them into the
+// normal range first (log(x) = log(x * 2^k) - k ln 2), which costs no extra log.
+template <>
+struct EigenMath<Op::log> : HasEigen {
   template <class A>
-  auto eigen(const A& x) const {
+  auto operator()(const A& x) const {
     using T = typename A::Scalar;
     constexpr bool kFloat = std::is_same<T, float>::value;
     const T scale = kFloat ? T(16777216.0) : T(18014398509481984.0);         // 2^24, 2^54
@@ -52,121 +54,82 @@ struct Log {
     return small.select(x * scale, x).log() - small.template cast<T>() * shift;
   }
 };
-struct Log1p {
-  static constexpr const char* kName = "log1p";
-  template <class T>
-  T scalar(T x) const {
-    return std::log1p(x);
-  }
+template <>
+struct EigenMath<Op::log1p> : HasEigen {
   template <class A>
-  auto eigen(const A& x) const {
+  auto operator()(const A& x) const {
     return x.log1p();
   }
 };
-// Eigen's sqrt and rsqrt can be fast-math estimates (1-2 ulp off, sqrt(inf) = NaN, for
-// float everywhere and for double with AVX-512), so both use std::sqrt in a plain loop:
-// the exact instruction, vectorized since the library is built with -fno-math-errno.
-struct Sqrt {
-  static constexpr const char* kName = "sqrt";
-  template <class T>
-  T scalar(T x) const {
-    return std::sqrt(x);
-  }
+// Eigen's sqrt and rsqrt can be fast-math estimates (1-2 ulp off, sqrt(inf) = NaN, for float
+// everywhere and for double with AVX-512), so neither has an Eigen path: the row's std::sqrt
+// in a plain loop is the exact instruction, vectorized since the library is built with
+// -fno-math-errno.
+template <>
+struct EigenMath<Op::sin> : HasEigen {
   template <class A>
-  auto eigen(const A& x) const {
-    using T = typename A::Scalar;
-    return x.unaryExpr([](T v) { return std::sqrt(v); });
-  }
-};
-struct Rsqrt {
-  static constexpr const char* kName = "rsqrt";
-  template <class T>
-  T scalar(T x) const {
-    return T(1) / std::sqrt(x);
-  }
-  template <class A>
-  auto eigen(const A& x) const {
-    using T = typename A::Scalar;
-    return x.unaryExpr([](T v) { return T(1) / std::sqrt(v); });
-  }
-};
-struct Sin {
-  static constexpr const char* kName = "sin";
-  template <class T>
-  T scalar(T x) const {
-    return std::sin(x);
-  }
-  template <class A>
-  auto eigen(const A& x) const {
+  auto operator()(const A& x) const {
     return x.sin();
   }
 };
-struct Cos {
-  static constexpr const char* kName = "cos";
-  template <class T>
-  T scalar(T x) const {
-    return std::cos(x);
-  }
+template <>
+struct EigenMath<Op::cos> : HasEigen {
   template <class A>
-  auto eigen(const A& x) const {
+  auto operator()(const A& x) const {
     return x.cos();
   }
 };
-struct Tanh {
-  static constexpr const char* kName = "tanh";
-  template <class T>
-  T scalar(T x) const {
-    return std::tanh(x);
-  }
+template <>
+struct EigenMath<Op::tanh> : HasEigen {
   template <class A>
-  auto eigen(const A& x) const {
+  auto operator()(const A& x) const {
     return x.tanh();
   }
 };
-struct Sigmoid {
-  static constexpr const char* kName = "sigmoid";
-  template <class T>
-  T scalar(T x) const {
-    return T(1) / (T(1) + std::exp(-x));
-  }
-  // Not Eigen's logistic(): its interpolation loses relative accuracy for x << 0.
+// Not Eigen's logistic(): its interpolation loses relative accuracy for x << 0.
+template <>
+struct EigenMath<Op::sigmoid> : HasEigen {
   template <class A>
-  auto eigen(const A& x) const {
+  auto operator()(const A& x) const {
     using T = typename A::Scalar;
     return (T(1) + (-x).exp()).inverse();
   }
 };
-// Exact gelu, PyTorch's default: 0.5 x (1 + erf(x / sqrt 2)).
-struct Gelu {
-  static constexpr const char* kName = "gelu";
-  template <class T>
-  T scalar(T x) const {
-    return T(0.5) * x * (T(1) + std::erf(x * T(M_SQRT1_2)));
-  }
+template <>
+struct EigenMath<Op::erf> : HasEigen {
   template <class A>
-  auto eigen(const A& x) const {
+  auto operator()(const A& x) const {
+    return x.erf();
+  }
+};
+template <>
+struct EigenMath<Op::gelu> : HasEigen {
+  template <class A>
+  auto operator()(const A& x) const {
     using T = typename A::Scalar;
     return T(0.5) * x * (T(1) + (x * T(M_SQRT1_2)).erf());
   }
 };
 
 // out = f(in) for float32/float64 (core casts integer inputs to float first).
-template <class Math>
+template <Op op>
 void float_kernel(const Tensor& out, const Tensor& in) {
+  using Math = common::UnaryMath<op>;
   EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), Math::kName, [&] {
-    const Math math;
-    if (out.is_contiguous() && in.is_contiguous()) {
-      using Array = Eigen::Array<scalar_t, Eigen::Dynamic, 1>;
-      auto* o = static_cast<scalar_t*>(out.data_ptr());
-      const auto* x = static_cast<const scalar_t*>(in.data_ptr());
-      // Elementwise, so out == in (in place) is safe for Eigen's coefficient-wise loop.
-      parallel_range(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
-        Eigen::Map<Array>(o + begin, end - begin) =
-            math.eigen(Eigen::Map<const Array>(x + begin, end - begin));
-      });
-      return;
+    if constexpr (EigenMath<op>::kDefined) {
+      if (out.is_contiguous() && in.is_contiguous()) {
+        using Array = Eigen::Array<scalar_t, Eigen::Dynamic, 1>;
+        auto* o = static_cast<scalar_t*>(out.data_ptr());
+        const auto* x = static_cast<const scalar_t*>(in.data_ptr());
+        // Elementwise, so out == in (in place) is safe for Eigen's coefficient-wise loop.
+        parallel_range(out.numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
+          Eigen::Map<Array>(o + begin, end - begin) =
+              EigenMath<op>()(Eigen::Map<const Array>(x + begin, end - begin));
+        });
+        return;
+      }
     }
-    unary_loop<scalar_t, scalar_t>(out, in, [math](scalar_t v) { return math.scalar(v); });
+    unary_loop<scalar_t, scalar_t>(out, in, [](scalar_t v) { return Math()(v); });
   });
 }
 
@@ -227,16 +190,9 @@ void register_unary_kernels() {
   register_kernel<Op::neg>(kCPU, &numeric_kernel<Neg>);
   register_kernel<Op::abs>(kCPU, &abs_kernel);
   register_kernel<Op::relu>(kCPU, &numeric_kernel<Relu>);
-  register_kernel<Op::exp>(kCPU, &float_kernel<Exp>);
-  register_kernel<Op::log>(kCPU, &float_kernel<Log>);
-  register_kernel<Op::log1p>(kCPU, &float_kernel<Log1p>);
-  register_kernel<Op::sqrt>(kCPU, &float_kernel<Sqrt>);
-  register_kernel<Op::rsqrt>(kCPU, &float_kernel<Rsqrt>);
-  register_kernel<Op::sin>(kCPU, &float_kernel<Sin>);
-  register_kernel<Op::cos>(kCPU, &float_kernel<Cos>);
-  register_kernel<Op::tanh>(kCPU, &float_kernel<Tanh>);
-  register_kernel<Op::sigmoid>(kCPU, &float_kernel<Sigmoid>);
-  register_kernel<Op::gelu>(kCPU, &float_kernel<Gelu>);
+#define EMBER_UNARY_FLOAT(name, ...) register_kernel<Op::name>(kCPU, &float_kernel<Op::name>);
+#include <ember/core/elementwise.def>
+#undef EMBER_UNARY_FLOAT
   register_kernel<Op::logical_not>(kCPU, &logical_not_kernel);
 }
 

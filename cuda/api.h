@@ -122,8 +122,9 @@ class Event {
 };
 
 namespace detail {
-// For Tensor::pin_memory / is_pinned: a contiguous copy of a CPU tensor in page-locked host
-// memory (throws without a GPU), and whether ptr points into page-locked host memory.
+// For Tensor::pin_memory / is_pinned, through core's device hooks: a contiguous copy of a CPU
+// tensor in page-locked host memory (throws without a GPU), and whether ptr points into
+// page-locked host memory.
 Tensor pin_memory(const Tensor& cpu_tensor);
 bool is_pinned(const void* ptr);
 }  // namespace detail

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <ember/common/elementwise_math.h>
 #include <ember/core/dispatch.h>
 #include <ember/cuda/batch.h>
 #include <ember/cuda/kernels.h>
@@ -16,7 +17,7 @@ using loops::BindSecond;
 using loops::gpu_kernel;
 
 // Which dtypes an op accepts; anything else reaches the dispatch macro's error.
-enum class Types { Floating, Numeric, All };
+enum class Types { Floating, Numeric, All, Float = Floating };  // Float: elementwise.def's
 
 // Calls body(T{}) with T the C++ type of dtype, within the set kTypes.
 template <Types kTypes, class Body>
@@ -141,21 +142,6 @@ struct ReluBackward {
   template <class T>
   __device__ T operator()(T grad, T result) const {
     return result > T(0) ? grad : T(0);
-  }
-};
-// NaN in either input wins, as in PyTorch (x != x is false for integers and bool).
-struct Maximum {
-  static constexpr const char* kName = "maximum";
-  template <class T>
-  __device__ T operator()(T x, T y) const {
-    return (x != x || x > y) ? x : y;
-  }
-};
-struct Minimum {
-  static constexpr const char* kName = "minimum";
-  template <class T>
-  __device__ T operator()(T x, T y) const {
-    return (x != x || x < y) ? x : y;
   }
 };
 
@@ -326,8 +312,10 @@ void register_binary_kernels() {
   register_kernel<Op::mul>(kCUDA, &binary_kernel<Mul, Types::All>);
   register_kernel<Op::div>(kCUDA, &binary_kernel<Div, Types::Floating>);
   register_kernel<Op::pow>(kCUDA, &binary_kernel<Pow, Types::Numeric>);
-  register_kernel<Op::maximum>(kCUDA, &binary_kernel<Maximum, Types::All>);
-  register_kernel<Op::minimum>(kCUDA, &binary_kernel<Minimum, Types::All>);
+#define EMBER_BINARY(name, types, ...) \
+  register_kernel<Op::name>(kCUDA, &binary_kernel<common::BinaryMath<Op::name>, Types::types>);
+#include <ember/core/elementwise.def>
+#undef EMBER_BINARY
   register_kernel<Op::eq>(kCUDA, &compare_kernel<Cmp::Eq>);
   register_kernel<Op::ne>(kCUDA, &compare_kernel<Cmp::Ne>);
   register_kernel<Op::lt>(kCUDA, &compare_kernel<Cmp::Lt>);

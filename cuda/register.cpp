@@ -1,7 +1,8 @@
-// cuda::register_backend(): installs the CUDA allocator and kernels into the dispatcher, but
-// only when a GPU is present; otherwise CUDA ops fail with "no kernel/allocator for cuda".
+// cuda::register_backend(): fills core's device hooks, and installs the CUDA allocator and
+// kernels only when a GPU is present; otherwise CUDA ops fail with "no kernel/allocator for cuda".
 #include <ember/cuda/register.h>
 
+#include <ember/core/device_hooks.h>
 #include <ember/core/storage.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/api.h>
@@ -12,6 +13,8 @@ namespace ember {
 namespace cuda {
 
 void register_backend() {
+  // With or without a GPU: without one, these throw "no GPU" errors (is_pinned is false).
+  set_device_hooks({&current_device, &detail::pin_memory, &detail::is_pinned});
   if (!is_available()) return;
   set_allocator(kCUDA, cuda_allocator());
   ::ember::detail::g_submit_cuda_ops = [] { batch::submit_all(); };

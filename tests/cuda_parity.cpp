@@ -3,6 +3,7 @@
 #include "cuda_parity.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <limits>
 
@@ -52,6 +53,14 @@ double draw(ScalarType t, Domain d) {
       break;
   }
   return fl ? real(-3, 3) : u8 ? integer(0, 255) : integer(-9, 9);
+}
+
+double draw(ScalarType t, Range r) {
+  if (t == kBool) return std::uniform_int_distribution<int>(0, 1)(rng());
+  if (is_floating_point(t)) return std::uniform_real_distribution<double>(r.lo, r.hi)(rng());
+  const int64_t lo = static_cast<int64_t>(std::ceil(t == kUInt8 ? std::max(r.lo, 0.0) : r.lo));
+  const int64_t hi = std::max<int64_t>(lo, static_cast<int64_t>(std::ceil(r.hi)) - 1);
+  return static_cast<double>(std::uniform_int_distribution<int64_t>(lo, hi)(rng()));
 }
 
 const char* layout_name(Layout l) {
@@ -159,7 +168,9 @@ Tensor host_tensor(const std::vector<double>& values, const Shape& s, ScalarType
 
 }  // namespace
 
-Pair make_pair(const Shape& s, ScalarType t, Layout l, Domain d) {
+namespace {
+template <class D>
+Pair make_pair_over(const Shape& s, ScalarType t, Layout l, D d) {
   const View v = view_for(s, l);
   std::vector<double> values(static_cast<size_t>(ref::numel(v.base)));
   for (double& x : values) x = draw(t, d);
@@ -169,6 +180,14 @@ Pair make_pair(const Shape& s, ScalarType t, Layout l, Domain d) {
   p.cpu = v.apply(p.cpu_base);
   p.gpu = v.apply(p.gpu_base);
   return p;
+}
+}  // namespace
+
+Pair make_pair(const Shape& s, ScalarType t, Layout l, Domain d) {
+  return make_pair_over(s, t, l, d);
+}
+Pair make_pair(const Shape& s, ScalarType t, Layout l, Range r) {
+  return make_pair_over(s, t, l, r);
 }
 
 Pair from_values(const std::vector<double>& values, const Shape& s, ScalarType t) {

@@ -70,6 +70,12 @@ enum class Domain {
 };
 
 double draw(ScalarType t, Domain d);
+// A test domain given as a range (core/elementwise.def's rows): floats uniform in [lo, hi),
+// integers uniform over the whole numbers in it (uint8: the nonnegative ones), bools either.
+struct Range {
+  double lo, hi;
+};
+double draw(ScalarType t, Range r);
 
 // ---- layouts: how the tested view is made from a base tensor ----
 enum class Layout {
@@ -97,6 +103,7 @@ struct Pair {
   Tensor cpu_base, gpu_base;
 };
 Pair make_pair(const Shape& s, ScalarType t, Layout l, Domain d = Domain::kAny);
+Pair make_pair(const Shape& s, ScalarType t, Layout l, Range r);
 // A CPU tensor of the given values (any shape, dtype) and its copy on the GPU.
 Pair from_values(const std::vector<double>& values, const Shape& s, ScalarType t);
 // int64 index values in [0, bound) of shape s.

@@ -214,6 +214,35 @@ TEST(ElementwiseGrad, NodeNames) {
   EXPECT_FALSE((x.detach() * 2).requires_grad());
 }
 
+// Each row of core/elementwise.def records its node under PyTorch's name and its op's name.
+TEST(ElementwiseGrad, TableRowsRecordTheirNodes) {
+  Tensor x = leaf({0.5, 1.5}), y = leaf({1, -1});
+#define EMBER_UNARY_FLOAT(name, formula, reference, node, ...)              \
+  EXPECT_EQ(node_name(x.name()), node);                                    \
+  EXPECT_EQ(node_name(ember::name(x)), node);                              \
+  EXPECT_EQ(std::string(x.name().grad_fn()->forward_op()), #name);
+#define EMBER_BINARY(name, types, formula, reference, node, ...)       \
+  EXPECT_EQ(node_name(ember::name(x, y)), node);                        \
+  EXPECT_EQ(node_name(x.name(y)), node);                                \
+  EXPECT_EQ(std::string(x.name(y).grad_fn()->forward_op()), #name);
+#include <ember/core/elementwise.def>
+#undef EMBER_UNARY_FLOAT
+#undef EMBER_BINARY
+}
+
+TEST(ElementwiseGrad, ErfDerivativeIsTheGaussian) {
+  const std::vector<double> xs = {-4, -1, -1e-8, 0, 0.3, 2};
+  Tensor x = leaf(xs);
+  tensor_list g = autograd::grad({x.erf().sum()}, {x}, {}, std::nullopt, /*create_graph=*/true);
+  std::vector<double> d1, d2;
+  for (double v : xs) {
+    d1.push_back(2 / std::sqrt(M_PI) * std::exp(-v * v));
+    d2.push_back(-2 * v * d1.back());
+  }
+  expect_values(g[0], d1, 1e-15);
+  expect_values(autograd::grad({g[0].sum()}, {x})[0], d2, 1e-15);
+}
+
 TEST(ElementwiseGrad, GradientsKeepTheInputDtype) {
   Tensor a = randn({3}, requires_grad());  // float32
   Tensor b = randn({3}, TensorOptions().dtype(kFloat64).requires_grad(true));

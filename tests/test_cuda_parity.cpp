@@ -16,7 +16,8 @@ using BinaryFn = std::function<Tensor(const Tensor&, const Tensor&)>;
 using ScalarFn = std::function<Tensor(const Tensor&, const Scalar&)>;
 
 // ---- unary ----
-void unary_sweep(const std::string& op, const UnaryFn& f, Domain d) {
+template <class D>  // Domain or Range
+void unary_sweep(const std::string& op, const UnaryFn& f, D d) {
   Sweep sw(op);
   auto fn = [&](const Tensors& in) { return f(in[0]); };
   for (const Shape& s : shapes()) {
@@ -36,7 +37,8 @@ void unary_sweep(const std::string& op, const UnaryFn& f, Domain d) {
 
 // ---- binary (tensor, tensor) ----
 // The second operand takes the next layout of the list, so layouts mix.
-void binary_sweep(const std::string& op, const BinaryFn& f, Domain da, Domain db) {
+template <class D>  // Domain or Range
+void binary_sweep(const std::string& op, const BinaryFn& f, D da, D db) {
   Sweep sw(op);
   auto fn = [&](const Tensors& in) { return f(in[0], in[1]); };
   for (const Shape& s : shapes()) {
@@ -414,23 +416,16 @@ CaseList elementwise_cases() {
   };
   unary("neg", [](const Tensor& t) { return -t; });
   unary("abs", [](const Tensor& t) { return t.abs(); });
-  unary("exp", [](const Tensor& t) { return t.exp(); });
-  unary(
-      "log", [](const Tensor& t) { return t.log(); }, Domain::kPositive);
-  unary(
-      "log1p", [](const Tensor& t) { return t.log1p(); }, Domain::kAboveMinus1);
-  unary(
-      "sqrt", [](const Tensor& t) { return t.sqrt(); }, Domain::kPositive);
-  unary(
-      "rsqrt", [](const Tensor& t) { return t.rsqrt(); }, Domain::kPositive);
-  unary("sin", [](const Tensor& t) { return t.sin(); });
-  unary("cos", [](const Tensor& t) { return t.cos(); });
-  unary("tanh", [](const Tensor& t) { return t.tanh(); });
-  unary(
-      "sigmoid", [](const Tensor& t) { return t.sigmoid(); }, Domain::kWide);
   unary("relu", [](const Tensor& t) { return t.relu(); });
-  unary("gelu", [](const Tensor& t) { return t.gelu(); });
   unary("logical_not", [](const Tensor& t) { return !t; });
+  // the rows of core/elementwise.def, over each row's domain
+#define EMBER_UNARY_FLOAT(name, formula, reference, node, saved, derivative, lo, hi, gap)     \
+  c.push_back({#name, [] {                                                                   \
+                 unary_sweep(                                                                \
+                     #name, [](const Tensor& t) { return t.name(); }, Range{lo, hi});        \
+               }});
+#include <ember/core/elementwise.def>
+#undef EMBER_UNARY_FLOAT
   c.push_back({"clamp", clamp_sweep});
 
   auto binary = [&](const char* op, BinaryFn f, Domain da = Domain::kAny, Domain db = Domain::kAny,
@@ -455,8 +450,15 @@ CaseList elementwise_cases() {
   binary(
       "pow", [](const Tensor& a, const Tensor& b) { return a.pow(b); }, Domain::kAny,
       Domain::kExponent);
-  binary("maximum", [](const Tensor& a, const Tensor& b) { return ember::maximum(a, b); });
-  binary("minimum", [](const Tensor& a, const Tensor& b) { return ember::minimum(a, b); });
+  // the binary rows of core/elementwise.def, over each row's domain
+#define EMBER_BINARY(name, types, formula, reference, node, grad_a, grad_b, lo, hi, gap) \
+  c.push_back({#name, [] {                                                              \
+                 binary_sweep(                                                          \
+                     #name, [](const Tensor& a, const Tensor& b) { return a.name(b); }, \
+                     Range{lo, hi}, Range{lo, hi});                                     \
+               }});
+#include <ember/core/elementwise.def>
+#undef EMBER_BINARY
   binary("eq", [](const Tensor& a, const Tensor& b) { return a == b; });
   binary("ne", [](const Tensor& a, const Tensor& b) { return a != b; });
   binary("lt", [](const Tensor& a, const Tensor& b) { return a < b; });

@@ -36,35 +36,21 @@ struct UnaryCase {
   double lo, hi;
 };
 
-double gelu_ref(double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }
-
 const std::vector<UnaryCase>& unary_cases() {
   static const std::vector<UnaryCase> cases = {
       {"neg", ember::neg, &Tensor::neg, [](double x) { return -x; }, Result::Same, true, false, -3,
        3},
       {"abs", ember::abs, &Tensor::abs, [](double x) { return std::abs(x); }, Result::Same, true,
        false, -3, 3},
-      {"exp", ember::exp, &Tensor::exp, [](double x) { return std::exp(x); }, Result::Float, true,
-       true, -5, 5},
-      {"log", ember::log, &Tensor::log, [](double x) { return std::log(x); }, Result::Float, true,
-       true, 0.01, 5},
-      {"log1p", ember::log1p, &Tensor::log1p, [](double x) { return std::log1p(x); }, Result::Float,
-       true, true, -0.9, 5},
-      {"sqrt", ember::sqrt, &Tensor::sqrt, [](double x) { return std::sqrt(x); }, Result::Float,
-       true, true, 0, 9},
-      {"rsqrt", ember::rsqrt, &Tensor::rsqrt, [](double x) { return 1 / std::sqrt(x); },
-       Result::Float, true, true, 0.01, 9},
-      {"sin", ember::sin, &Tensor::sin, [](double x) { return std::sin(x); }, Result::Float, true,
-       true, -6, 6},
-      {"cos", ember::cos, &Tensor::cos, [](double x) { return std::cos(x); }, Result::Float, true,
-       true, -6, 6},
-      {"tanh", ember::tanh, &Tensor::tanh, [](double x) { return std::tanh(x); }, Result::Float,
-       true, true, -5, 5},
-      {"sigmoid", ember::sigmoid, &Tensor::sigmoid, [](double x) { return 1 / (1 + std::exp(-x)); },
-       Result::Float, true, true, -8, 8},
       {"relu", ember::relu, &Tensor::relu, [](double x) { return x > 0 ? x : 0; }, Result::Same,
        true, false, -3, 3},
-      {"gelu", ember::gelu, &Tensor::gelu, gelu_ref, Result::Float, false, false, -4, 4},
+// the rows of core/elementwise.def: the row's std:: reference in double and its domain
+#define EMBER_UNARY_FLOAT(name, formula, reference, node, saved, derivative, lo, hi, gap) \
+  {#name,        ember::name, &Tensor::name, [](double x) { return reference; },        \
+   Result::Float, true,        true,          lo,                                        \
+   hi},
+#include <ember/core/elementwise.def>
+#undef EMBER_UNARY_FLOAT
       {"logical_not", ember::logical_not, &Tensor::logical_not,
        [](double x) { return x == 0 ? 1 : 0; }, Result::Bool, true, true, -2, 2},
       // the operator forms: unary minus and operator!
@@ -128,6 +114,9 @@ struct BinaryCase {
   bool bools;     // bool inputs allowed (PyTorch semantics)
 };
 
+enum class RowTypes { All, Float };  // core/elementwise.def's binary rows
+constexpr Result row_result(RowTypes t) { return t == RowTypes::Float ? Result::Float : Result::Same; }
+
 const std::vector<BinaryCase>& binary_cases() {
   auto eqf = [](double a, double b) -> double { return a == b; };
   static const std::vector<BinaryCase> cases = {
@@ -151,10 +140,14 @@ const std::vector<BinaryCase>& binary_cases() {
        [](double a, double b) { return a / b; }, Result::Float, true},
       {"operator/", [](const Tensor& a, const Tensor& b) { return a / b; },
        [](double a, double b) { return a / b; }, Result::Float, true},
-      {"maximum", [](const Tensor& a, const Tensor& b) { return maximum(a, b); },
-       [](double a, double b) { return std::max(a, b); }, Result::Same, true},
-      {"minimum", [](const Tensor& a, const Tensor& b) { return a.minimum(b); },
-       [](double a, double b) { return std::min(a, b); }, Result::Same, true},
+// the binary rows of core/elementwise.def, as functions and as methods
+#define EMBER_BINARY(name, types, formula, reference, ...)                                     \
+  {#name, [](const Tensor& a, const Tensor& b) { return ember::name(a, b); },                  \
+   [](double a, double b) -> double { return reference; }, row_result(RowTypes::types), true}, \
+      {#name " method", [](const Tensor& a, const Tensor& b) { return a.name(b); },           \
+       [](double a, double b) -> double { return reference; }, row_result(RowTypes::types), true},
+#include <ember/core/elementwise.def>
+#undef EMBER_BINARY
       {"eq", [](const Tensor& a, const Tensor& b) { return eq(a, b); }, eqf, Result::Bool, true},
       {"operator==", [](const Tensor& a, const Tensor& b) { return a == b; }, eqf, Result::Bool,
        true},

@@ -125,25 +125,23 @@ Register reg({
      unary(0.5, 2)},
 
     // ---- maximum / minimum (no ties here; see test_autograd_elementwise for ties) ----
-    {"maximum", fn1([](const tensor_list& x) { return ember::maximum(x[0], x[1]); }), binary()},
-    {"minimum", fn1([](const tensor_list& x) { return x[0].minimum(x[1]); }), binary()},
+    // The binary rows of core/elementwise.def, over each row's domain.
+#define EMBER_BINARY(name, types, formula, reference, node, grad_a, grad_b, lo, hi, gap) \
+  {#name, fn1([](const tensor_list& x) { return ember::name(x[0], x[1]); }), binary(lo, hi, gap)},
+#include <ember/core/elementwise.def>
+#undef EMBER_BINARY
 
     // ---- unary ----
     {"neg", fn1([](const tensor_list& x) { return x[0].neg(); }), unary()},
     {"neg/operator", fn1([](const tensor_list& x) { return -x[0]; }), unary()},
     {"abs", fn1([](const tensor_list& x) { return ember::abs(x[0]); }), unary(-2, 2, 0.1)},
-    {"exp", fn1([](const tensor_list& x) { return x[0].exp(); }), unary()},
-    {"log", fn1([](const tensor_list& x) { return x[0].log(); }), unary(0.5, 2)},
-    {"log1p", fn1([](const tensor_list& x) { return x[0].log1p(); }), unary(-0.5, 2)},
-    {"sqrt", fn1([](const tensor_list& x) { return x[0].sqrt(); }), unary(0.5, 2)},
-    {"rsqrt", fn1([](const tensor_list& x) { return x[0].rsqrt(); }), unary(0.5, 2)},
-    {"sin", fn1([](const tensor_list& x) { return x[0].sin(); }), unary(-3, 3)},
-    {"cos", fn1([](const tensor_list& x) { return ember::cos(x[0]); }), unary(-3, 3)},
-    {"tanh", fn1([](const tensor_list& x) { return x[0].tanh(); }), unary()},
-    {"sigmoid", fn1([](const tensor_list& x) { return x[0].sigmoid(); }), unary(-4, 4)},
     {"relu", fn1([](const tensor_list& x) { return x[0].relu(); }), unary(-2, 2, 0.1)},
-    {"gelu", fn1([](const tensor_list& x) { return x[0].gelu(); }), unary(-4, 4)},
-    // Near 0 gelu's backward switches to a series for Phi; values on both sides of |x| = 0.1.
+    // The rows of core/elementwise.def, over each row's domain.
+#define EMBER_UNARY_FLOAT(name, formula, reference, node, saved, derivative, lo, hi, gap) \
+  {#name, fn1([](const tensor_list& x) { return x[0].name(); }), unary(lo, hi, gap)},
+#include <ember/core/elementwise.def>
+#undef EMBER_UNARY_FLOAT
+    // gelu near 0 (once the place where its backward switched to a series for Phi).
     {"gelu/near 0", fn1([](const tensor_list& x) { return ember::gelu(x[0]); }),
      [](Device d) {
        return std::vector<Sample>{
