@@ -2,6 +2,7 @@
 // example in the guide builds and does what the guide says. Sections match the guide's.
 #include <ember/ember.h>
 
+#include <cmath>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -81,6 +82,7 @@ void math() {
   Tensor d = (a * 2 - 1) / 4;  // tensor-scalar arithmetic
   Tensor e = exp(a).log();     // free functions and methods alike
   Tensor f = a.pow(2).sqrt();
+  Tensor phi = (a / std::sqrt(2.0)).erf() * 0.5 + 0.5;  // the normal CDF
   Tensor mask = a > 2;  // bool tensor
   Tensor g = where(mask, a, zeros_like(a));
   Tensor h = a.masked_fill(mask, -1);
@@ -93,6 +95,7 @@ void math() {
   expect(d[0][0].item<float>() == -0.25f, "scalar math");
   expect(allclose(e, arange(6, kFloat32).view({2, 3}), 1e-5, 1e-6), "exp/log");
   expect(f[1][1].item<float>() == 4, "pow, sqrt");
+  expect(std::abs(phi[0][1].item<float>() - 0.841345f) < 1e-5f, "erf");
   expect(g.sum().item<float>() == 12 && h.min().item<float>() == -1, "where, masked_fill");
   expect(i.max().item<float>() == 4 && k.dtype() == kFloat32, "clamp, promotion");
   expect(a[0][0].item<float>() == 2, "in-place ops");
