@@ -129,6 +129,13 @@ void CustomFunctionNode::finish(const tensor_list& tensor_args, tensor_list& out
 tensor_list CustomFunctionNode::apply(tensor_list&& grads) {
   tensor_list result = call_backward(std::move(grads));
   const size_t nargs = is_tensor_arg_.size();
+  // More gradients than arguments are fine when the extra ones are undefined (those of
+  // defaulted arguments the call left out): they are dropped, as LibTorch does.
+  if (result.size() > nargs &&
+      std::none_of(result.begin() + static_cast<std::ptrdiff_t>(nargs), result.end(),
+                   [](const Tensor& g) { return g.defined(); })) {
+    result.resize(nargs);
+  }
   EMBER_CHECK(result.size() >= num_outputs(), name_,
               ": function backward returned an incorrect number of gradients (expected ", nargs,
               ", got ", result.size(), ")");

@@ -311,10 +311,17 @@ template <>
 struct ValueDtype<long long> {
   static constexpr ScalarType value = kInt64;
 };
+
+// The dtype as LibTorch's torch::tensor gives it (compute_desired_dtype): integers (int,
+// int64_t) -> int64, floating values (float, double) -> the default dtype (float32 unless
+// set_default_dtype changed it), bool -> bool, uint8_t -> uint8; an explicit dtype wins.
+ScalarType literal_dtype(ScalarType own) {
+  if (own == kInt32 || own == kInt64) return kInt64;
+  if (own == kFloat32 || own == kFloat64) return default_float_dtype();
+  return own;
+}
 }  // namespace
 
-// The dtype follows the C++ type as in LibTorch: int -> int32, int64_t -> int64,
-// float -> float32, double -> float64, bool -> bool, uint8_t -> uint8.
 template <class T>
 Tensor tensor(ArrayRef<T> values, const TensorOptions& options) {
   constexpr ScalarType own = ValueDtype<T>::value;
@@ -324,7 +331,7 @@ Tensor tensor(ArrayRef<T> values, const TensorOptions& options) {
                 "tensor(): C++ type and dtype sizes differ");
   Tensor t = empty_on({static_cast<int64_t>(values.size())}, own, Device(kCPU));
   if (!values.empty()) std::memcpy(t.data_ptr(), values.data(), values.size() * sizeof(T));
-  Tensor out = t.to(options.device(), options.has_dtype() ? options.dtype() : own);
+  Tensor out = t.to(options.device(), options.has_dtype() ? options.dtype() : literal_dtype(own));
   return finish("tensor", out, options);
 }
 

@@ -2,6 +2,7 @@
 // PyTorch's type-promotion lattice.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
@@ -51,8 +52,21 @@ inline bool is_integral(ScalarType t, bool include_bool) {
 // PyTorch's promote_types: the smallest type both convert to without loss.
 ScalarType promote_types(ScalarType a, ScalarType b);
 
-// The default floating type (float32), used for float scalars and int->float ops.
-inline ScalarType default_float_dtype() { return kFloat32; }
+// The default floating type, float32 unless set_default_dtype changed it: the dtype of
+// creation functions without one, of float scalars and literals, and of int -> float ops.
+namespace detail {
+extern std::atomic<ScalarType> g_default_dtype;
+}
+inline ScalarType default_float_dtype() {
+  return detail::g_default_dtype.load(std::memory_order_relaxed);
+}
+// LibTorch's names. set_default_dtype takes float32 or float64 (float16 and bfloat16 are not
+// supported yet) and throws otherwise; it is process-wide, as LibTorch's.
+void set_default_dtype(ScalarType dtype);
+inline ScalarType get_default_dtype() { return default_float_dtype(); }
+inline ScalarType get_default_dtype_as_scalartype() { return default_float_dtype(); }
+// LibTorch passes a caffe2::TypeMeta: set_default_dtype(scalarTypeToTypeMeta(kFloat64)).
+inline ScalarType scalarTypeToTypeMeta(ScalarType dtype) { return dtype; }
 
 // Maps C++ types to ScalarType.
 template <class T>

@@ -134,6 +134,15 @@ Tensor var(const Tensor& t, bool unbiased = true);
 Tensor var(const Tensor& t, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
 Tensor std(const Tensor& t, bool unbiased = true);
 Tensor std(const Tensor& t, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
+// var(t, 1), std(t, -1): over that dim, as LibTorch (see Tensor::var(int)).
+inline Tensor var(const Tensor& t, int dim) {
+  const int64_t d = dim;
+  return var(t, IntArrayRef(d));
+}
+inline Tensor std(const Tensor& t, int dim) {
+  const int64_t d = dim;
+  return std(t, IntArrayRef(d));
+}
 inline Tensor var(const Tensor& t, std::initializer_list<int64_t> dim, bool unbiased = true,
                   bool keepdim = false) {
   return var(t, IntArrayRef(dim), unbiased, keepdim);

@@ -302,8 +302,18 @@ class Tensor {
   Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor std(bool unbiased = true) const;
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  // var(1) and std(0) reduce over that dim, as LibTorch's own C++-only overloads do (gh-40287:
+  // int -> bool outranks int -> IntArrayRef, so without them var(1) would mean unbiased);
   // var({1}) and std({1}) mean a dim list, not `unbiased` (an initializer_list overload
   // outranks the int -> bool conversion).
+  Tensor var(int dim) const {
+    const int64_t d = dim;
+    return var(IntArrayRef(d));
+  }
+  Tensor std(int dim) const {
+    const int64_t d = dim;
+    return std(IntArrayRef(d));
+  }
   Tensor var(std::initializer_list<int64_t> dim, bool unbiased = true, bool keepdim = false) const {
     return var(IntArrayRef(dim), unbiased, keepdim);
   }

@@ -40,7 +40,8 @@ class TensorOptions {
     return o;
   }
 
-  ScalarType dtype() const { return dtype_; }
+  // Without a dtype, the default one (set_default_dtype), read when asked, as LibTorch's.
+  ScalarType dtype() const { return has_dtype_ ? dtype_ : default_float_dtype(); }
   Device device() const { return device_; }
   bool requires_grad() const { return requires_grad_; }
   bool has_dtype() const { return has_dtype_; }

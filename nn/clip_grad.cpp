@@ -1,6 +1,6 @@
 // clip_grad_norm_ and clip_grad_value_ over the public Tensor API, as PyTorch: the total norm
 // is the norm of the per-gradient norms, and each gradient is scaled by
-// min(1, max_norm / (total + 1e-6)) as a device tensor, so no value travels to the host.
+// min(1, max_norm / (total + 1e-6)) as a device tensor (no_sync_: no value travels to the host).
 #include <ember/nn/clip_grad.h>
 
 #include <cmath>
@@ -14,8 +14,8 @@ namespace ember {
 namespace nn {
 namespace utils {
 
-Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, double norm_type,
-                       bool error_if_nonfinite) {
+Tensor clip_grad_norm_no_sync_(const std::vector<Tensor>& parameters, double max_norm,
+                               double norm_type, bool error_if_nonfinite) {
   NoGradGuard no_grad;
   std::vector<Tensor> grads;
   grads.reserve(parameters.size());
@@ -58,12 +58,24 @@ Tensor clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, d
   return total;
 }
 
-Tensor clip_grad_norm_(std::initializer_list<Tensor> parameters, double max_norm, double norm_type,
+Tensor clip_grad_norm_no_sync_(std::initializer_list<Tensor> parameters, double max_norm,
+                               double norm_type, bool error_if_nonfinite) {
+  return clip_grad_norm_no_sync_(std::vector<Tensor>(parameters), max_norm, norm_type,
+                                 error_if_nonfinite);
+}
+
+double clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, double norm_type,
+                       bool error_if_nonfinite) {
+  return clip_grad_norm_no_sync_(parameters, max_norm, norm_type, error_if_nonfinite)
+      .item<double>();
+}
+
+double clip_grad_norm_(std::initializer_list<Tensor> parameters, double max_norm, double norm_type,
                        bool error_if_nonfinite) {
   return clip_grad_norm_(std::vector<Tensor>(parameters), max_norm, norm_type, error_if_nonfinite);
 }
 
-Tensor clip_grad_norm_(const Tensor& parameter, double max_norm, double norm_type,
+double clip_grad_norm_(const Tensor& parameter, double max_norm, double norm_type,
                        bool error_if_nonfinite) {
   return clip_grad_norm_(std::vector<Tensor>{parameter}, max_norm, norm_type, error_if_nonfinite);
 }

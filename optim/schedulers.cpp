@@ -57,9 +57,12 @@ StepLR::StepLR(Optimizer& optimizer, unsigned step_size, double gamma)
   initial_step();
 }
 
+// As LibTorch's C++ StepLR (which decays when its step count before the step is a positive
+// multiple of step_size): the k-th step() decays when k - 1 is, one step later than Python's.
 std::vector<double> StepLR::get_lrs() {
   std::vector<double> lrs = get_current_lrs();
-  if (last_epoch_ == 0 || last_epoch_ % step_size_ != 0) return lrs;
+  const int64_t count = last_epoch_ - 1;  // steps taken before this one
+  if (count <= 0 || count % step_size_ != 0) return lrs;
   for (double& lr : lrs) lr *= gamma_;
   return lrs;
 }

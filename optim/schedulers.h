@@ -42,7 +42,8 @@ class LRScheduler {
   std::vector<double> last_lr_;
 };
 
-// lr *= gamma every step_size epochs.
+// lr *= gamma every step_size epochs, as LibTorch's C++ StepLR: the (step_size + 1)-th step()
+// decays first (Python's StepLR decays one step earlier, at the step_size-th).
 class StepLR : public LRScheduler {
  public:
   StepLR(Optimizer& optimizer, unsigned step_size, double gamma = 0.1);

@@ -121,9 +121,12 @@ TEST(Creation, Eye) {
 
 TEST(Creation, TensorFromValues) {
   EXPECT_TRUE(ref::matches(tensor({1.0f, 2.5f}), kFloat32, {2}, {1, 2.5}));
-  EXPECT_TRUE(ref::matches(tensor({1.0, -2.0}), kFloat64, {2}, {1, -2}));
+  // As LibTorch: floating literals take the default dtype, integer ones int64.
+  EXPECT_TRUE(ref::matches(tensor({1.0, -2.0}), kFloat32, {2}, {1, -2}));
+  EXPECT_TRUE(ref::matches(tensor({1.0, -2.0}, kFloat64), kFloat64, {2}, {1, -2}));
   EXPECT_TRUE(ref::matches(tensor({int64_t(5), int64_t(-6)}), kInt64, {2}, {5, -6}));
-  EXPECT_TRUE(ref::matches(tensor({int32_t(5)}), kInt32, {1}, {5}));
+  EXPECT_TRUE(ref::matches(tensor({int32_t(5)}), kInt64, {1}, {5}));
+  EXPECT_TRUE(ref::matches(tensor({int32_t(5)}, kInt32), kInt32, {1}, {5}));
   EXPECT_TRUE(ref::matches(tensor({uint8_t(250)}), kUInt8, {1}, {250}));
   EXPECT_TRUE(ref::matches(tensor({true, false}), kBool, {2}, {1, 0}));
   std::vector<float> v = {3, 4, 5};

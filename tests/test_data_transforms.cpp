@@ -37,9 +37,9 @@ TEST(Normalize, ScalarMeanAndStddev) {
   EXPECT_TRUE(equal(e.data, tensor({-2.0f, 0.0f, 2.0f})));
   EXPECT_TRUE(equal(e.target, tensor({int64_t{3}})));  // targets are left alone
   // Any shape, any floating dtype; bytes promote to float.
-  Tensor d = norm(tensor({1.0, 0.0}).view({1, 2, 1}));
+  Tensor d = norm(tensor({1.0, 0.0}, kFloat64).view({1, 2, 1}));
   EXPECT_EQ(d.dtype(), kFloat64);
-  EXPECT_TRUE(equal(d, tensor({2.0, -2.0}).view({1, 2, 1})));
+  EXPECT_TRUE(equal(d, tensor({2.0, -2.0}, kFloat64).view({1, 2, 1})));
   Tensor b = norm(tensor({uint8_t{1}, uint8_t{3}}));
   EXPECT_EQ(b.dtype(), kFloat32);
   EXPECT_TRUE(equal(b, tensor({2.0f, 10.0f})));
@@ -95,7 +95,7 @@ TEST(Stack, NonContiguousMixedAndGradientInputsUseEmberStack) {
   EXPECT_TRUE(equal(out.target, stack({zeros({2}), ones({2})})));
   // Different dtypes promote as ember::stack does.
   Example<> mixed = transforms::Stack<>().apply_batch(
-      {{tensor({1.0f}), tensor({1.0f})}, {tensor({2.0}), tensor({2.0f})}});
+      {{tensor({1.0f}), tensor({1.0f})}, {tensor({2.0}, kFloat64), tensor({2.0f})}});
   EXPECT_EQ(mixed.data.dtype(), kFloat64);
   // Tensors that require grad keep their history.
   Tensor w = tensor({1.0f, 2.0f}, requires_grad());

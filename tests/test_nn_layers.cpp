@@ -244,7 +244,7 @@ TEST(LayerNorm, MatchesNaiveNormalization) {
     for (int i = 0; i < 12; ++i) var += (v[r * 12 + i] - mean) * (v[r * 12 + i] - mean) / 12;
     for (int i = 0; i < 12; ++i) e[r * 12 + i] = (v[r * 12 + i] - mean) / std::sqrt(var + 1e-5);
   }
-  const Tensor expected = ember::tensor(e).reshape({2, 3, 4});
+  const Tensor expected = ember::tensor(e, ember::kFloat64).reshape({2, 3, 4});
   nn::LayerNorm ln(nn::LayerNormOptions({3, 4}));
   ln->to(ember::kFloat64);
   EXPECT_TRUE(close(ln(x), expected, 1e-9));

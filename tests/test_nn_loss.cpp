@@ -91,10 +91,10 @@ std::vector<Case> cases() {
   const Tensor X = wave({4, 5}, 0.3, 3.0);
   const Tensor T = longs({1, 0, 4, 3}, {4});
   const Tensor T_ign = longs({1, 3, 4, 3}, {4});
-  const Tensor W = tensor({0.5, 1.0, 2.0, 1.5, 0.25});
+  const Tensor W = tensor({0.5, 1.0, 2.0, 1.5, 0.25}, kFloat64);
   const Tensor X3 = wave({2, 3, 4}, 1.1, 2.5);
   const Tensor T3 = longs({0, 2, -100, 1, 1, 1, 0, 2}, {2, 4});
-  const Tensor W3 = tensor({0.7, 1.3, 2.0});
+  const Tensor W3 = tensor({0.7, 1.3, 2.0}, kFloat64);
   const Tensor X1 = wave({6}, 0.5, 2.0);
   const Tensor T1 = longs({4}, {});
   const Tensor P = softmax(wave({4, 5}, 2.0, 1.5), 1);
@@ -174,10 +174,10 @@ std::vector<Case> cases() {
   const Tensor Y = wave({3, 4}, 0.9, 1.0).gt(0).to(kFloat64);
   const Tensor soft = sigmoid(wave({3, 4}, 2.2, 1.0));
   const Tensor BW = wave({4}, 0.0, 0.5) + 1;
-  const Tensor Qe = tensor({0.0, 1.0, 0.5, 1e-50});
-  const Tensor Ye = tensor({1.0, 0.0, 1.0, 1.0});
+  const Tensor Qe = tensor({0.0, 1.0, 0.5, 1e-50}, kFloat64);
+  const Tensor Ye = tensor({1.0, 0.0, 1.0, 1.0}, kFloat64);
   const Tensor Z = wave({3, 4}, 0.6, 4.0);
-  const Tensor PW = tensor({0.5, 2.0, 3.0, 1.0});
+  const Tensor PW = tensor({0.5, 2.0, 3.0, 1.0}, kFloat64);
   using BCE = F::BinaryCrossEntropyFuncOptions;
   using BCEL = F::BinaryCrossEntropyWithLogitsFuncOptions;
   const std::vector<Case> binary = {
@@ -351,14 +351,14 @@ TEST(NNLossFused, DoubleBackwardUsesTheComposite) {
   manual_seed(9);
   const Tensor t = longs({1, 0, 2}, {3});
   const auto opts =
-      F::CrossEntropyFuncOptions().label_smoothing(0.1).weight(tensor({1.0, 2.0, 0.5}));
+      F::CrossEntropyFuncOptions().label_smoothing(0.1).weight(tensor({1.0, 2.0, 0.5}, kFloat64));
   Tensor x = randn({3, 3}, kFloat64).requires_grad_(true);
   Tensor x2 = x.detach().clone().requires_grad_(true);
   Tensor g1 = autograd::grad({F::detail::cross_entropy_fused(x, t, opts)}, {x}, {}, true, true)[0];
   Tensor g2 =
       autograd::grad({F::detail::cross_entropy_composite(x2, t, opts)}, {x2}, {}, true, true)[0];
   expect_near(values(g1), values(g2), 1e-12, "first derivative");
-  const Tensor v = tensor({0.3, -1.0, 2.0, 0.5, 0.1, -0.7, 1.2, 0.0, 0.4}).view({3, 3});
+  const Tensor v = tensor({0.3, -1.0, 2.0, 0.5, 0.1, -0.7, 1.2, 0.0, 0.4}, kFloat64).view({3, 3});
   (g1 * v).sum().backward();
   (g2 * v).sum().backward();
   expect_near(values(x.grad()), values(x2.grad()), 1e-12, "second derivative");

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <type_traits>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -122,9 +123,27 @@ void run_scheduler(const std::string& name, bool adam, int steps, const MakeSche
   expect_rows(got, name);
 }
 
-TEST(Schedulers, StepLR) {
-  run_scheduler("steplr", false, 10,
-                [](Optimizer& o) { return std::make_unique<StepLR>(o, 3, 0.5); });
+// LibTorch's C++ StepLR decays one step after Python's (whose values the reference file holds):
+// after k steps it has Python's lr after k - 1 steps.
+TEST(Schedulers, StepLRFollowsLibTorch) {
+  TwoGroups t(false);
+  StepLR sched(*t.opt, 3, 0.5);
+  std::vector<double> lr0;
+  for (int k = 1; k <= 10; ++k) {
+    sched.step();
+    lr0.push_back(t.row()[0]);
+  }
+  // LibTorch 1.13 and 2.x: decays at the 4th, 7th and 10th step for step_size 3.
+  EXPECT_EQ(lr0, (std::vector<double>{0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.025, 0.025,
+                                      0.0125}));
+  const Rows& python = sched_file().rows.at("steplr");
+  TwoGroups u(false);
+  StepLR again(*u.opt, 3, 0.5);
+  for (int k = 1; k <= 10; ++k) {
+    again.step();
+    const std::vector<double> row = u.row();
+    for (size_t c = 0; c < row.size(); ++c) EXPECT_NEAR(row[c], python[k - 1][c], 1e-15) << k;
+  }
 }
 
 TEST(Schedulers, MultiStepLR) {
@@ -248,9 +267,18 @@ TEST(ClipGrad, NormMatchesPyTorch) {
       p.mutable_grad() = g;
       params.push_back(p);
     }
-    Tensor got = nn::utils::clip_grad_norm_(params, max_norm, norm_type);
-    EXPECT_EQ(got.dim(), 0);
-    EXPECT_NEAR(got.item<double>(), total, 1e-5 * total) << name;
+    // LibTorch's form returns a double; the no_sync_ form the same value as a 0-dim tensor.
+    std::vector<Tensor> copies;
+    for (const Tensor& p : params) {
+      copies.push_back(zeros_like(p).requires_grad_(true));
+      copies.back().mutable_grad() = p.grad().clone();
+    }
+    const double got = nn::utils::clip_grad_norm_(params, max_norm, norm_type);
+    EXPECT_NEAR(got, total, 1e-5 * total) << name;
+    Tensor on_device = nn::utils::clip_grad_norm_no_sync_(copies, max_norm, norm_type);
+    EXPECT_EQ(on_device.dim(), 0);
+    EXPECT_EQ(on_device.item<double>(), got) << name;
+    for (size_t i = 0; i < params.size(); ++i) EXPECT_TRUE(equal(copies[i].grad(), params[i].grad()));
     const auto want = split(clipped.substr(8));
     for (size_t i = 0; i < params.size(); ++i)
       EXPECT_TRUE(allclose(params[i].grad(), want[i], 1e-5, 1e-7)) << name << " grad " << i;
@@ -262,9 +290,11 @@ TEST(ClipGrad, NormMatchesPyTorch) {
 TEST(ClipGrad, EdgeCases) {
   Tensor a = tensor({3.f, 4.f}).requires_grad_(true);
   Tensor b = tensor({1.f}).requires_grad_(true);                          // no gradient: skipped
-  EXPECT_EQ(nn::utils::clip_grad_norm_({a, b}, 1.0).item<float>(), 0.f);  // no grads at all
+  EXPECT_EQ(nn::utils::clip_grad_norm_({a, b}, 1.0), 0.0);  // no grads at all
   a.mutable_grad() = tensor({3.f, 4.f});
-  EXPECT_FLOAT_EQ(nn::utils::clip_grad_norm_(a, 1.0).item<float>(), 5.f);
+  // a double, as LibTorch's (not a Tensor)
+  static_assert(std::is_same<decltype(nn::utils::clip_grad_norm_(a, 1.0)), double>::value, "");
+  EXPECT_FLOAT_EQ(nn::utils::clip_grad_norm_(a, 1.0), 5.f);
   EXPECT_TRUE(allclose(a.grad(), tensor({0.6f, 0.8f}), 1e-5));
   a.mutable_grad() = tensor({std::numeric_limits<float>::infinity(), 1.f});
   EXPECT_THROW(nn::utils::clip_grad_norm_({a, b}, 1.0, 2.0, /*error_if_nonfinite=*/true), Error);

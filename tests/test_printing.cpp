@@ -47,10 +47,10 @@ Tensor build(const std::string& name) {
   if (name == "float_0d") return full({}, 3.5);
   if (name == "float_empty") return zeros({0});
   if (name == "float_empty_2x0") return zeros({2, 0});
-  if (name == "float64_1d") return tensor({1.5, -2.25});
+  if (name == "float64_1d") return tensor({1.5, -2.25}, kFloat64);
   if (name == "int64_2x3") return arange(6).view({2, 3});
   if (name == "int64_long") return arange(1001);
-  if (name == "int32_1d") return tensor({int32_t(1), int32_t(-2), int32_t(30)});
+  if (name == "int32_1d") return tensor({int32_t(1), int32_t(-2), int32_t(30)}, kInt32);
   if (name == "uint8_1d") return tensor({uint8_t(0), uint8_t(7), uint8_t(255)});
   if (name == "bool_1d") return tensor({true, false, true});
   if (name == "transposed") return arange(6, kFloat32).view({2, 3}).t();

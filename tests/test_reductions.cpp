@@ -290,9 +290,9 @@ TEST(Reductions, VarStd) {
     }
   }
   // default is unbiased; a single element has no unbiased variance (NaN, as PyTorch)
-  EXPECT_TRUE(ref::matches(tensor({1.0, 2.0, 3.0, 4.0}).var(), kFloat64, {}, {5.0 / 3}, 1e-14));
-  EXPECT_TRUE(ref::matches(tensor({1.0, 2.0, 3.0, 4.0}).var(false), kFloat64, {}, {1.25}, 1e-14));
-  EXPECT_TRUE(ref::matches(tensor({2.0}).var(), kFloat64, {}, {NAN}));
+  EXPECT_TRUE(ref::matches(tensor({1.0, 2.0, 3.0, 4.0}, kFloat64).var(), kFloat64, {}, {5.0 / 3}, 1e-14));
+  EXPECT_TRUE(ref::matches(tensor({1.0, 2.0, 3.0, 4.0}, kFloat64).var(false), kFloat64, {}, {1.25}, 1e-14));
+  EXPECT_TRUE(ref::matches(tensor({2.0}, kFloat64).var(), kFloat64, {}, {NAN}));
   // large offset: a one-pass E[x^2]-E[x]^2 formula would lose everything here
   Tensor big = tensor({1e8 + 1, 1e8 + 2, 1e8 + 3}, kFloat64);
   EXPECT_TRUE(ref::matches(big.var(), kFloat64, {}, {1.0}, 1e-9));
@@ -327,7 +327,7 @@ TEST(Reductions, Norm) {
   EXPECT_TRUE(ref::matches(norm(tensor({3.0f, -4.0f}), 1), kFloat32, {}, {7}));
   EXPECT_TRUE(ref::matches(zeros({0}).norm(), kFloat32, {}, {0}));
   // p = inf: the largest magnitude
-  EXPECT_TRUE(ref::matches(tensor({3.0, -7.0, 1.0}).norm(INFINITY), kFloat64, {}, {7}));
+  EXPECT_TRUE(ref::matches(tensor({3.0, -7.0, 1.0}, kFloat64).norm(INFINITY), kFloat64, {}, {7}));
 }
 
 TEST(Reductions, AllAny) {
