@@ -13,6 +13,7 @@
 
 namespace ember::autograd {
 
+using Variable = Tensor;  // LibTorch's name (torch::autograd::Variable is at::Tensor)
 using tensor_list = std::vector<Tensor>;
 using variable_list = tensor_list;  // LibTorch's name
 using Hook = std::function<Tensor(const Tensor&)>;

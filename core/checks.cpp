@@ -3,6 +3,8 @@
 #include <ember/core/checks.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -124,14 +126,19 @@ Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device) {
     strides = heap_strides.data();
   }
   int64_t stride = 1;
-  bool empty = false;
+  bool empty = false, overflow = false;
   for (size_t i = n; i-- > 0;) {
     strides[i] = stride;
     int64_t s = sizes[i];
     empty |= s == 0;
-    stride *= s > 1 ? s : 1;  // size-0/1 dims keep nonzero strides, as PyTorch's
+    // size-0/1 dims keep nonzero strides, as PyTorch's
+    overflow |= __builtin_mul_overflow(stride, s > 1 ? s : 1, &stride);
   }
-  size_t nbytes = empty ? 0 : static_cast<size_t>(stride) * element_size(dtype);
+  size_t nbytes = 0;
+  overflow |= __builtin_mul_overflow(static_cast<size_t>(stride), element_size(dtype), &nbytes);
+  EMBER_CHECK(!overflow, "allocating a ", dtype_name(dtype), " tensor of shape ", sizes,
+              ": more elements or bytes than int64 can count");
+  if (empty) nbytes = 0;
   return Tensor(std::make_shared<TensorImpl>(make_storage(nbytes, device), dtype, sizes,
                                              IntArrayRef(strides, n), 0));
 }
@@ -197,6 +204,34 @@ StridedGeometry collapse_dims(IntArrayRef sizes, const IntArrayRef* strides, int
 Tensor restride(const Tensor& t, IntArrayRef sizes, IntArrayRef strides) {
   return Tensor(std::make_shared<TensorImpl>(t.impl()->storage(), t.dtype(), sizes, strides,
                                              t.storage_offset()));
+}
+
+// LibTorch's checked_convert: a floating value must be finite within the type's range (or
+// inf/NaN for a floating type); an integer value within the type's range (uint8 also takes
+// -255..-1, which wrap, as c10::overflows allows); anything converts to bool.
+void check_fits(const char* op, const Scalar& value, ScalarType dtype) {
+  if (dtype == kBool) return;
+  bool ok = true;
+  const char* type = dtype_name(dtype);
+  if (value.isFloatingPoint()) {
+    const double v = value.toDouble();
+    if (dtype == kFloat32) {
+      ok = !std::isfinite(v) || std::fabs(v) <= static_cast<double>(std::numeric_limits<float>::max());
+    } else if (dtype == kInt32) {
+      ok = v >= -2147483648.0 && v < 2147483648.0;
+    } else if (dtype == kInt64) {
+      ok = v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+    } else if (dtype == kUInt8) {
+      ok = v > -256.0 && v < 256.0;
+    }
+  } else if (!value.isBoolean()) {
+    const int64_t v = value.toLong();
+    if (dtype == kInt32) ok = v >= std::numeric_limits<int32_t>::min() &&
+                              v <= std::numeric_limits<int32_t>::max();
+    if (dtype == kUInt8) ok = v >= -255 && v <= 255;
+  }
+  EMBER_CHECK(ok, op, ": value ", value, " cannot be converted to type ", type,
+              " without overflow");
 }
 
 }  // namespace ember

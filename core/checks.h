@@ -37,6 +37,9 @@ Tensor restride(const Tensor& t, IntArrayRef sizes, IntArrayRef strides);
 
 // A new contiguous tensor on device (no autograd).
 Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device);
+// Throws "op: value V cannot be converted to type T without overflow" as LibTorch does (full,
+// fill_, item<T>).
+void check_fits(const char* op, const Scalar& value, ScalarType dtype);
 
 // Sorted, unique, wrapped reduction dims; an empty list means every dim.
 DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);

@@ -131,6 +131,7 @@ Tensor ones(IntArrayRef sizes, const TensorOptions& options) {
 Tensor full(IntArrayRef sizes, const Scalar& value, const TensorOptions& options) {
   check_sizes("full", sizes);
   ScalarType dtype = options.has_dtype() ? options.dtype() : scalar_default_dtype(value);
+  check_fits("full", value, dtype);
   Tensor t = empty_on(sizes, dtype, options.device());
   fill(t, value);
   return finish("full", t, options);

@@ -601,6 +601,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
     return *this;
   }
   check_writable("fill_", *this);
+  check_fits("fill_", value, dtype());
   kernel<Op::fill>(device().type())(*this, value);
   bump(*this);
   return *this;

@@ -15,6 +15,11 @@ namespace ember {
 namespace detail {
 std::atomic<int64_t> g_unsubmitted_cuda_ops{0};
 void (*g_submit_cuda_ops)() = nullptr;  // set by cuda::register_backend()
+
+void throw_undefined(const char* call) {
+  EMBER_THROW(call, " called on an undefined Tensor (a default-constructed Tensor, or the grad() "
+              "of a tensor no backward has reached yet)");
+}
 }  // namespace detail
 
 // ---- TensorImpl ----
@@ -27,7 +32,9 @@ namespace {
 inline void compute_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t* numel,
                              bool* contiguous) {
   int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
+  bool overflow = false;
+  for (int64_t s : sizes) overflow |= __builtin_mul_overflow(n, s, &n);
+  EMBER_CHECK(!overflow, "Tensor: shape ", sizes, " has more elements than int64 can count");
   *numel = n;
   bool c = true;
   if (n != 0) {
@@ -137,15 +144,23 @@ T Tensor::item() const {
               " elements cannot be converted to a Scalar");
   Tensor src = is_cuda() ? to(kCPU) : *this;  // waits for the GPU, as LibTorch's item does
   const void* p = src.data_ptr();
-  return EMBER_DISPATCH_ALL_TYPES(src.dtype(), "item",
-                                  [&] { return static_cast<T>(*static_cast<const scalar_t*>(p)); });
+  constexpr ScalarType want = CppTypeToScalarType<T>::value;
+  if (src.dtype() == want) return *static_cast<const T*>(p);
+  // Another type: converted as LibTorch's item<T>() does, refusing values that overflow T.
+  const Scalar value = src.item();
+  check_fits("item", value, want);
+  return value.to<T>();
 }
 
 Scalar Tensor::item() const {
   EMBER_CHECK(defined(), "item: the tensor is undefined");
   ScalarType t = dtype();
   if (t == kBool) return Scalar(item<bool>());
-  if (ember::is_floating_point(t)) return Scalar(item<double>());
+  if (t == kFloat32) return Scalar(item<float>());
+  if (t == kFloat64) return Scalar(item<double>());
+  if (t == kUInt8) return Scalar(static_cast<int64_t>(item<uint8_t>()));
+  if (t == kInt32) return Scalar(static_cast<int64_t>(item<int32_t>()));
+  EMBER_CHECK(t == kInt64, "item: ", dtype_name(t), " tensors are not supported");
   return Scalar(item<int64_t>());
 }
 

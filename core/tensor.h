@@ -86,6 +86,8 @@ namespace detail {
 // caller does with the pointer (a kernel of its own, on any stream) comes after those ops.
 extern std::atomic<int64_t> g_unsubmitted_cuda_ops;
 extern void (*g_submit_cuda_ops)();
+// The error of a call on an undefined tensor (Tensor::checked).
+[[noreturn]] void throw_undefined(const char* call);
 }  // namespace detail
 
 class Tensor {
@@ -94,25 +96,28 @@ class Tensor {
   explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
 
   // ---- metadata ----
+  // An undefined tensor (default-constructed; grad() before any backward) answers defined(),
+  // requires_grad() (false), is_same and use_count; everything else throws an ember::Error
+  // naming the call, as LibTorch's undefined tensors do.
   bool defined() const { return impl_ != nullptr; }
   TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
   const std::shared_ptr<TensorImpl>& impl() const { return impl_; }
-  IntArrayRef sizes() const { return impl_->sizes(); }
-  IntArrayRef strides() const { return impl_->strides(); }
+  IntArrayRef sizes() const { return checked("sizes()").sizes(); }
+  IntArrayRef strides() const { return checked("strides()").strides(); }
   int64_t size(int64_t dim) const;  // negative dims count from the end
   int64_t stride(int64_t dim) const;
-  int64_t dim() const { return impl_->dim(); }
+  int64_t dim() const { return checked("dim()").dim(); }
   int64_t ndimension() const { return dim(); }
-  int64_t numel() const { return impl_->numel(); }
-  ScalarType dtype() const { return impl_->dtype(); }
-  ScalarType scalar_type() const { return impl_->dtype(); }
-  Device device() const { return impl_->device(); }
+  int64_t numel() const { return checked("numel()").numel(); }
+  ScalarType dtype() const { return checked("dtype()").dtype(); }
+  ScalarType scalar_type() const { return checked("scalar_type()").dtype(); }
+  Device device() const { return checked("device()").device(); }
   TensorOptions options() const { return TensorOptions().dtype(dtype()).device(device()); }
   bool is_cuda() const { return device().is_cuda(); }
   bool is_cpu() const { return device().is_cpu(); }
-  bool is_contiguous() const { return impl_->is_contiguous(); }
+  bool is_contiguous() const { return checked("is_contiguous()").is_contiguous(); }
   bool is_floating_point() const { return ember::is_floating_point(dtype()); }
-  int64_t storage_offset() const { return impl_->storage_offset(); }
+  int64_t storage_offset() const { return checked("storage_offset()").storage_offset(); }
   size_t element_size() const { return ember::element_size(dtype()); }
   size_t nbytes() const { return static_cast<size_t>(numel()) * element_size(); }
   bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
@@ -122,7 +127,7 @@ class Tensor {
   void* data_ptr() const {
     if (detail::g_unsubmitted_cuda_ops.load(std::memory_order_acquire) != 0 && is_cuda())
       detail::g_submit_cuda_ops();
-    return impl_->data();
+    return checked("data_ptr()").data();
   }
   template <class T>
   T* data_ptr() const;  // checks that T matches dtype()
@@ -184,7 +189,7 @@ class Tensor {
   Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
 
   // ---- autograd (defined in autograd/) ----
-  bool requires_grad() const { return impl_->requires_grad(); }
+  bool requires_grad() const { return impl_ != nullptr && impl_->requires_grad(); }
   // Only floating-point tensors can require grad; only leaves can stop requiring it.
   Tensor& requires_grad_(bool r = true);
   Tensor& set_requires_grad(bool r) { return requires_grad_(r); }
@@ -352,6 +357,10 @@ class Tensor {
   Tensor& operator/=(const Scalar& o) { return div_(o); }
 
  private:
+  const TensorImpl& checked(const char* call) const {
+    if (__builtin_expect(impl_ == nullptr, 0)) detail::throw_undefined(call);
+    return *impl_;
+  }
   unsigned register_hook_impl(std::function<Tensor(const Tensor&)> hook) const;
   std::shared_ptr<TensorImpl> impl_;
 };

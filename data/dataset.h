@@ -106,5 +106,10 @@ MapDataset<DatasetType, TransformType> map(DatasetType dataset, TransformType tr
 }
 
 }  // namespace datasets
+
+// LibTorch's exports: torch::data::Dataset<Self, Example> and torch::data::BatchDataset.
+using datasets::BatchDataset;
+using datasets::Dataset;
+
 }  // namespace data
 }  // namespace ember

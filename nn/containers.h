@@ -266,10 +266,16 @@ class ModuleDict : public ModuleHolder<ModuleDictImpl> {
 };
 
 // Wraps a tensor function as a module: `Sequential(Linear(4, 8), Functional(ember::relu))`.
+// Arguments after the function are bound after the input, as LibTorch's (std::bind):
+// `Functional(ember::leaky_relu, 0.2)`, `Functional(ember::max_pool2d, 3, 2, 0, 1, false)`.
 class FunctionalImpl : public Module {
  public:
-  explicit FunctionalImpl(std::function<Tensor(Tensor)> function)
-      : function_(std::move(function)) {}
+  using Function = std::function<Tensor(Tensor)>;
+  explicit FunctionalImpl(Function function) : function_(std::move(function)) {}
+  template <class SomeFunction, class... Args, class = std::enable_if_t<(sizeof...(Args) > 0)>>
+  explicit FunctionalImpl(SomeFunction original_function, Args&&... args)
+      : function_(
+            std::bind(original_function, std::placeholders::_1, std::forward<Args>(args)...)) {}
   Tensor forward(const Tensor& input) { return function_(input); }
   void pretty_print(std::ostream& stream) const override { stream << "Functional()"; }
 

@@ -7,6 +7,7 @@
 
 #include <ember/core/checks.h>
 #include <ember/core/functions.h>
+#include <ember/core/grad_mode.h>
 
 namespace ember {
 namespace nn {
@@ -190,6 +191,14 @@ Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
   const char* name = "binary_cross_entropy";
   check_defined(name, input, target);
   check_same_shape(name, input, target);
+  // As LibTorch's CPU kernel: inputs outside [0, 1] are an error (NaN passes, as there). On
+  // CUDA, where LibTorch raises a device-side assert, the check would cost a synchronization:
+  // there the loss comes out NaN instead.
+  if (input.is_cpu() && input.numel() > 0) {
+    NoGradGuard no_grad;
+    EMBER_CHECK(!logical_or(input < 0, input > 1).any().item<bool>(), name,
+                ": all elements of input should be between 0 and 1");
+  }
   Tensor loss = -(target * clamped_log(input) + (1 - target) * clamped_log(1 - input));
   if (options.weight().defined()) loss = loss * options.weight();
   return reduce(name, loss, options.reduction());

@@ -24,6 +24,16 @@ inline constexpr nn::Reduction kMean = nn::Reduction::kMean;
 inline constexpr nn::Reduction kSum = nn::Reduction::kSum;
 inline constexpr nn::Reduction kBatchMean = nn::Reduction::kBatchMean;
 
+// LibTorch's ATen spelling, torch::Reduction::Sum (at::Reduction): the same values, so a ported
+// `ember::nll_loss(x, y, {}, ember::Reduction::Sum)` or `Reduction::Reduction r = Reduction::Mean`
+// means what it did. (LibTorch's is a plain enum that also converts to int64_t; this is not.)
+namespace Reduction {
+using Reduction = nn::Reduction;
+inline constexpr nn::Reduction None = nn::Reduction::kNone;
+inline constexpr nn::Reduction Mean = nn::Reduction::kMean;
+inline constexpr nn::Reduction Sum = nn::Reduction::kSum;
+}  // namespace Reduction
+
 namespace nn {
 
 // Options: `CrossEntropyLossOptions().weight(w).ignore_index(3)`; each setter returns the

@@ -2,6 +2,7 @@
 // Included by <ember/ember.h>.
 #pragma once
 
+#include <ember/nn/activation_ops.h>
 #include <ember/nn/containers.h>
 #include <ember/nn/enums.h>
 #include <ember/nn/functional.h>

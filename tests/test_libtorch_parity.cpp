@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 using namespace ember;
@@ -152,4 +154,72 @@ TEST(LibTorchParity, FunctionDropsTrailingUndefinedGradients) {
   };
   Tensor a = randn({2}, kFloat64).requires_grad_(true);
   EXPECT_THROW(TooMany::apply(a).sum().backward(), Error);
+}
+
+// ---- misuse throws an ember::Error instead of crashing ----
+
+namespace {
+
+// Whether f throws an ember::Error whose message contains `words`.
+template <class F>
+bool throws_with(F f, const std::string& words) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return std::string(e.what()).find(words) != std::string::npos;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST(LibTorchParity, UndefinedTensorsThrow) {
+  Tensor u;
+  EXPECT_FALSE(u.defined());
+  EXPECT_FALSE(u.requires_grad());
+  EXPECT_TRUE(throws_with([&] { u.dim(); }, "dim() called on an undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u.sizes(); }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u.numel(); }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u.dtype(); }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u.device(); }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u.data_ptr(); }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u.sum(); }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u.exp(); }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u.view({2}); }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { ones({2}) + u; }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u * 2; }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { matmul(u, ones({2, 2})); }, "undefined Tensor"));
+  EXPECT_TRUE(throws_with([&] { u.item<float>(); }, "undefined"));
+  Tensor w = ones({2}, kFloat32).requires_grad_(true);
+  EXPECT_TRUE(throws_with([&] { w.grad().sum(); }, "undefined Tensor"));  // before backward
+}
+
+TEST(LibTorchParity, ShapesWhoseSizeOverflowsThrow) {
+  EXPECT_TRUE(throws_with([] { empty({int64_t(1) << 62, 4}); }, "int64"));
+  EXPECT_TRUE(throws_with([] { empty({int64_t(1) << 40, int64_t(1) << 40}); }, "int64"));
+  EXPECT_TRUE(throws_with([] { zeros({int64_t(1) << 61}, kFloat64); }, "int64"));  // bytes
+  EXPECT_TRUE(throws_with([] { ones({1, 4}).expand({int64_t(1) << 62, 4}); }, "int64"));
+  EXPECT_TRUE(throws_with([] { ones({4}).reshape({int64_t(1) << 62, 4, -1}); }, ""));
+}
+
+TEST(LibTorchParity, ValuesThatDoNotFitThrow) {
+  EXPECT_TRUE(throws_with([] { full({2}, 1e40, kFloat32); }, "without overflow"));
+  EXPECT_NO_THROW(full({2}, std::numeric_limits<double>::infinity(), kFloat32));
+  EXPECT_NO_THROW(full({2}, 1e300, kFloat64));
+  Tensor i32 = zeros({2}, kInt32);
+  EXPECT_TRUE(throws_with([&] { i32.fill_(int64_t(1) << 40); }, "without overflow"));
+  EXPECT_NO_THROW(i32.fill_(int64_t(1) << 30));
+  EXPECT_TRUE(throws_with([] { full({1}, 1e20).item<int32_t>(); }, "without overflow"));
+  EXPECT_TRUE(throws_with([] { full({1}, 3e9, kInt64).item<int32_t>(); }, "without overflow"));
+  EXPECT_EQ(full({1}, 2.75).item<int32_t>(), 2);  // truncates, as LibTorch's
+  EXPECT_EQ(full({1}, 300, kInt64).item<double>(), 300.0);
+  EXPECT_TRUE(full({1}, 0.5).item<bool>());
+}
+
+TEST(LibTorchParity, BinaryCrossEntropyRefusesInputsOutsideZeroOne) {
+  Tensor target = tensor({1.0f, 0.0f});
+  EXPECT_TRUE(throws_with(
+      [&] { nn::functional::binary_cross_entropy(tensor({1.5f, 0.5f}), target); },
+      "between 0 and 1"));
+  EXPECT_NO_THROW(nn::functional::binary_cross_entropy(tensor({1.0f, 0.0f}), target));
 }
