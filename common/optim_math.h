@@ -1,8 +1,9 @@
 // The per-element math of the fused optimizer steps (ops.def's *_step), written once for the
 // CPU loops (cpu/optim.cpp) and the CUDA multi-tensor kernels (cuda/optim.cu), so that both
 // backends round alike. Follows PyTorch's single-tensor formulas operation by operation
-// (torch/optim/*.py), in T (float for float32, double for float64). Private to the backends
-// (common/: compiled by g++ for cpu/ and by nvcc for cuda/).
+// (torch/optim/*.py), in T (float for float32, double for float64); and the kernels that pick
+// the functor and its tensor lists (at the end), which each backend registers with its own loop.
+// Private to the backends (common/: compiled by g++ for cpu/ and by nvcc for cuda/).
 #pragma once
 
 #include <cmath>
@@ -29,6 +30,7 @@ EMBER_HOST_DEVICE inline T sqrt_of(T x) {
 
 template <class T, bool kMomentum>
 struct SgdStep {
+  static constexpr const char* kName = "sgd_step";
   static constexpr int N = kMomentum ? 3 : 2;
   T neg_lr, momentum, one_minus_dampening, weight_decay;
   bool nesterov, first_step;
@@ -54,6 +56,7 @@ struct SgdStep {
 
 template <class T, bool kAmsgrad>
 struct AdamStep {
+  static constexpr const char* kName = "adam_step";
   static constexpr int N = kAmsgrad ? 5 : 4;
   T beta1, one_minus_beta1, beta2, one_minus_beta2, eps, weight_decay, decay_factor;
   T neg_step_size, bias_correction2_sqrt;
@@ -95,6 +98,7 @@ struct AdamStep {
 // ptr: param, grad, square_avg, [grad_avg if kCentered], [momentum_buffer if kMomentum]
 template <class T, bool kCentered, bool kMomentum>
 struct RmspropStep {
+  static constexpr const char* kName = "rmsprop_step";
   static constexpr int N = 3 + (kCentered ? 1 : 0) + (kMomentum ? 1 : 0);
   static constexpr int kBuf = kCentered ? 4 : 3;
   T neg_lr, alpha, one_minus_alpha, eps, weight_decay, momentum;
@@ -131,6 +135,7 @@ struct RmspropStep {
 
 template <class T>
 struct AdagradStep {
+  static constexpr const char* kName = "adagrad_step";
   static constexpr int N = 3;
   T neg_clr, weight_decay, eps;
   explicit AdagradStep(const AdagradStepArgs& a)
@@ -144,6 +149,78 @@ struct AdagradStep {
     ptr[0][i] = ptr[0][i] + neg_clr * g / std;
   }
 };
+
+// ---- the kernels: which functor, over which lists ----
+// The one choice both backends make: each kernel calls Run()(T{}, step, lists) with T float for
+// float32 parameters and double for float64, step the functor above that the arguments ask for
+// and lists the tensor lists it reads, in its pointer order (state that the variant does not
+// use is left out). Run is the backend's loop over the tensors (cpu/optim.cpp's
+// ForEachTensor, cuda/optim.cu's MultiTensorApply); the backends register sgd_step<Run> etc.
+// Host code.
+
+template <class F>
+void with_param_type(TensorList params, const F& f) {
+  if (params[0].dtype() == kFloat64) {
+    f(double{});
+  } else {
+    f(float{});
+  }
+}
+
+template <class Run>
+void sgd_step(TensorList params, TensorList grads, TensorList bufs, const SgdStepArgs& a) {
+  if (params.empty()) return;
+  with_param_type(params, [&](auto t) {
+    using T = decltype(t);
+    if (a.momentum != 0) {
+      Run()(t, SgdStep<T, true>(a), {params, grads, bufs});
+    } else {
+      Run()(t, SgdStep<T, false>(a), {params, grads});
+    }
+  });
+}
+
+template <class Run>
+void adam_step(TensorList params, TensorList grads, TensorList m, TensorList v, TensorList vmax,
+               const AdamStepArgs& a) {
+  if (params.empty()) return;
+  with_param_type(params, [&](auto t) {
+    using T = decltype(t);
+    if (a.amsgrad) {
+      Run()(t, AdamStep<T, true>(a), {params, grads, m, v, vmax});
+    } else {
+      Run()(t, AdamStep<T, false>(a), {params, grads, m, v});
+    }
+  });
+}
+
+template <class Run>
+void rmsprop_step(TensorList params, TensorList grads, TensorList sq, TensorList ga,
+                  TensorList bufs, const RmspropStepArgs& a) {
+  if (params.empty()) return;
+  with_param_type(params, [&](auto t) {
+    using T = decltype(t);
+    const bool momentum = a.momentum > 0;
+    if (a.centered && momentum) {
+      Run()(t, RmspropStep<T, true, true>(a), {params, grads, sq, ga, bufs});
+    } else if (a.centered) {
+      Run()(t, RmspropStep<T, true, false>(a), {params, grads, sq, ga});
+    } else if (momentum) {
+      Run()(t, RmspropStep<T, false, true>(a), {params, grads, sq, bufs});
+    } else {
+      Run()(t, RmspropStep<T, false, false>(a), {params, grads, sq});
+    }
+  });
+}
+
+template <class Run>
+void adagrad_step(TensorList params, TensorList grads, TensorList sums, const AdagradStepArgs& a) {
+  if (params.empty()) return;
+  with_param_type(params, [&](auto t) {
+    using T = decltype(t);
+    Run()(t, AdagradStep<T>(a), {params, grads, sums});
+  });
+}
 
 }  // namespace optim_math
 }  // namespace ember

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <ember/core/checks.h>
+#include <ember/core/grad_mode.h>
 #include <ember/core/device_hooks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
@@ -135,6 +136,36 @@ Tensor full(IntArrayRef sizes, const Scalar& value, const TensorOptions& options
   Tensor t = empty_on(sizes, dtype, options.device());
   fill(t, value);
   return finish("full", t, options);
+}
+
+// In place, as LibTorch's: drawn into self when it is contiguous and records no history, else
+// into a fresh tensor copied in (copy_ refuses a leaf that requires grad, as LibTorch does).
+namespace {
+Tensor& random_fill_(Tensor& self, Op op, const char* name, double a, double b) {
+  EMBER_CHECK(self.is_floating_point(), name, ": expected a floating-point tensor, got ",
+              self.dtype());
+  const int words = self.dtype() == kFloat64 ? 2 : 1;
+  if (self.is_contiguous() && !autograd::should_record(self)) {
+    fill_random(op, self, words, a, b);
+    self.impl()->storage()->bump_version();
+  } else {
+    Tensor values = empty_on(self.sizes(), self.dtype(), self.device());
+    fill_random(op, values, words, a, b);
+    self.copy_(values);
+  }
+  return self;
+}
+}  // namespace
+
+Tensor& Tensor::uniform_(double from, double to) {
+  EMBER_CHECK(from <= to, "uniform_: expects to return a [from, to) range, but found from=", from,
+              " > to=", to);
+  return random_fill_(*this, Op::uniform, "uniform_", from, to);
+}
+
+Tensor& Tensor::normal_(double mean, double std) {
+  EMBER_CHECK(std >= 0.0, "normal_: expects std >= 0.0, but found std ", std);
+  return random_fill_(*this, Op::normal, "normal_", mean, std);
 }
 
 // ---- ranges ----

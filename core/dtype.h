@@ -37,6 +37,12 @@ constexpr ScalarType kBool = ScalarType::Bool;
 constexpr ScalarType kFloat16 = ScalarType::Float16;
 constexpr ScalarType kHalf = ScalarType::Float16;
 constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
+// LibTorch's short names.
+constexpr ScalarType kU8 = kUInt8;
+constexpr ScalarType kI32 = kInt32;
+constexpr ScalarType kI64 = kInt64;
+constexpr ScalarType kF32 = kFloat32;
+constexpr ScalarType kF64 = kFloat64;
 
 size_t element_size(ScalarType t);
 const char* dtype_name(ScalarType t);  // "float32", "int64", ...

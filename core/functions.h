@@ -3,8 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <ember/core/tensor.h>
@@ -49,6 +52,35 @@ Tensor tensor(std::initializer_list<T> values, const TensorOptions& options = {}
 template <class T>
 Tensor tensor(const std::vector<T>& values, const TensorOptions& options = {}) {
   return tensor(ArrayRef<T>(values), options);
+}
+// tensor(3), tensor(2.5, kLong): a 0-dim tensor, with the dtype rule of the list forms.
+template <class T, std::enable_if_t<std::is_arithmetic<T>::value, int> = 0>
+Tensor tensor(T value, const TensorOptions& options = {}) {
+  return tensor(ArrayRef<T>(value), options).view(IntArrayRef());
+}
+// Nested literals, as LibTorch's: tensor({{1, 2}, {3, 4}}) is [2, 2] int64; rows must match.
+template <class T>
+Tensor tensor(std::initializer_list<std::initializer_list<T>> rows,
+              const TensorOptions& options = {}) {
+  const int64_t n = static_cast<int64_t>(rows.size());
+  const int64_t m = n ? static_cast<int64_t>(rows.begin()->size()) : 0;
+  std::unique_ptr<T[]> flat(new T[static_cast<size_t>(n * m)]);
+  int64_t k = 0;
+  for (const auto& row : rows) {
+    EMBER_CHECK(static_cast<int64_t>(row.size()) == m, "tensor: expected each row to have ", m,
+                " values, got one of ", row.size());
+    for (const T& v : row) flat[static_cast<size_t>(k++)] = v;
+  }
+  return tensor(ArrayRef<T>(flat.get(), static_cast<size_t>(n * m)), options).view({n, m});
+}
+Tensor stack(TensorList tensors, int64_t dim);  // declared again below, with its default
+template <class T>
+Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> planes,
+              const TensorOptions& options = {}) {
+  std::vector<Tensor> parts;
+  for (const auto& plane : planes) parts.push_back(tensor(plane, options));
+  EMBER_CHECK(!parts.empty(), "tensor: an empty nested list has no shape");
+  return stack(parts, 0);
 }
 Tensor scalar_tensor(const Scalar& value, const TensorOptions& options = {});
 

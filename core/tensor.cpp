@@ -152,6 +152,14 @@ T Tensor::item() const {
   return value.to<T>();
 }
 
+void Tensor::check_accessor(int64_t dims, ScalarType dtype) const {
+  EMBER_CHECK(defined(), "accessor: the tensor is undefined");
+  EMBER_CHECK(dim() == dims, "accessor: expected ", dims, " dims but the tensor has ", dim());
+  EMBER_CHECK(this->dtype() == dtype, "accessor: expected dtype ", dtype, " but the tensor is ",
+              this->dtype());
+  EMBER_CHECK(is_cpu(), "accessor: the tensor is on ", device(), "; accessors read CPU tensors");
+}
+
 Scalar Tensor::item() const {
   EMBER_CHECK(defined(), "item: the tensor is undefined");
   ScalarType t = dtype();

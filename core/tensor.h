@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include <ember/core/accessor.h>
 #include <ember/core/array_ref.h>
 #include <ember/core/device.h>
 #include <ember/core/dtype.h>
@@ -131,6 +132,19 @@ class Tensor {
   }
   template <class T>
   T* data_ptr() const;  // checks that T matches dtype()
+  template <class T>
+  T* data() const {  // LibTorch's older name of data_ptr<T>()
+    return data_ptr<T>();
+  }
+  // a[i][j] access to a CPU tensor of dtype T and N dims (core/accessor.h), as LibTorch's;
+  // not on a temporary, whose sizes would die with it.
+  template <class T, size_t N>
+  TensorAccessor<T, N> accessor() const& {
+    check_accessor(static_cast<int64_t>(N), CppTypeToScalarType<T>::value);
+    return TensorAccessor<T, N>(static_cast<T*>(data_ptr()), sizes().data(), strides().data());
+  }
+  template <class T, size_t N>
+  TensorAccessor<T, N> accessor() && = delete;
   template <class T>
   T item() const;  // one element, converted to T; copies from the GPU
   Scalar item() const;
@@ -280,6 +294,9 @@ class Tensor {
   Tensor& mul_(const Scalar& other);
   Tensor& div_(const Tensor& other);
   Tensor& div_(const Scalar& other);
+  // In-place random fills, as LibTorch's: uniform in [from, to), normal (mean, std).
+  Tensor& uniform_(double from = 0, double to = 1);
+  Tensor& normal_(double mean = 0, double std = 1);
   Tensor& fill_(const Scalar& value);
   Tensor& zero_();
   Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
@@ -357,6 +374,7 @@ class Tensor {
   Tensor& operator/=(const Scalar& o) { return div_(o); }
 
  private:
+  void check_accessor(int64_t dims, ScalarType dtype) const;
   const TensorImpl& checked(const char* call) const {
     if (__builtin_expect(impl_ == nullptr, 0)) detail::throw_undefined(call);
     return *impl_;

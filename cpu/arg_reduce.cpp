@@ -8,14 +8,13 @@
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
 #include <ember/common/reduce_geometry.h>
+#include <ember/common/reduce_math.h>
 
 namespace ember {
 namespace cpu {
 namespace {
 
-using Geometry = common::ReduceGeometry;  // common/reduce_geometry.h
-using common::is_nan;
-using common::make_reduce_geometry;
+using common::is_nan;  // common/reduce_geometry.h
 using common::Odometer;
 
 // NaN-propagating max (kMax) or min of n contiguous elements, in independent lanes that
@@ -23,7 +22,7 @@ using common::Odometer;
 template <bool kMax, class T>
 T extremum(const T* x, int64_t n) {
   constexpr int64_t kLanes = 64 / sizeof(T);
-  auto pick = [](T a, T b) { return ((kMax ? a > b : a < b) || is_nan(a)) ? a : b; };
+  auto pick = [](T a, T b) { return common::nan_extremum<kMax>(a, b); };
   T lane[kLanes];
   for (int64_t j = 0; j < kLanes; ++j) lane[j] = x[0];
   int64_t i = 0;
@@ -63,7 +62,7 @@ int64_t find_first(const T* x, int64_t n, T v) {
 }
 
 template <bool kMax, class T>
-void arg_reduce(T* values, int64_t* indices, const T* in, const Geometry& g) {
+void arg_reduce(T* values, int64_t* indices, const T* in, const common::ReduceGeometry& g) {
   const int64_t M = g.outputs, N = g.length;
   const int64_t rstride = g.rsize.empty() ? 1 : g.rstride[0];
   if (!g.rsize.empty() && !g.ksize.empty() && g.kstride.back() == 1 && rstride != 1) {
@@ -121,7 +120,7 @@ void arg_reduce(T* values, int64_t* indices, const T* in, const Geometry& g) {
 template <bool kMax>
 void arg_kernel(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t dim) {
   EMBER_DISPATCH_ALL_TYPES(in.dtype(), kMax ? "max" : "min", [&] {
-    const Geometry g = make_reduce_geometry(in, IntArrayRef(dim));
+    const common::ReduceGeometry g = common::make_reduce_geometry(in, IntArrayRef(dim));
     arg_reduce<kMax>(values.data_ptr<scalar_t>(), indices.data_ptr<int64_t>(),
                      in.data_ptr<scalar_t>(), g);
   });

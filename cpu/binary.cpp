@@ -1,9 +1,9 @@
 // CPU binary elementwise kernels: tensor-tensor and tensor-scalar arithmetic and
 // comparisons, logical and/or, relu's backward; one functor per op over cpu/loops.h.
-#include <cmath>
-#include <cstdint>
 #include <type_traits>
 
+#include <ember/common/binary_math.h>
+#include <ember/common/dispatch_types.h>
 #include <ember/common/elementwise_math.h>
 #include <ember/core/dispatch.h>
 #include <ember/cpu/kernels.h>
@@ -13,162 +13,24 @@ namespace ember {
 namespace cpu {
 namespace {
 
-// Which dtypes an op accepts; anything else reaches the dispatch macro's error.
-enum class Types { Floating, Numeric, All, Float = Floating };  // Float: elementwise.def's
-
-// Calls body(T{}) with T the C++ type of dtype, within the set kTypes.
-template <Types kTypes, class Body>
-void dispatch(ScalarType dtype, const char* name, const Body& body) {
-  if constexpr (kTypes == Types::Floating) {
-    EMBER_DISPATCH_FLOATING_TYPES(dtype, name, [&] { body(scalar_t{}); });
-  } else if constexpr (kTypes == Types::Numeric) {
-    EMBER_DISPATCH_NUMERIC_TYPES(dtype, name, [&] { body(scalar_t{}); });
-  } else {
-    EMBER_DISPATCH_ALL_TYPES(dtype, name, [&] { body(scalar_t{}); });
-  }
-}
-
-template <class T>
-constexpr bool kIsBool = std::is_same<T, bool>::value;
-
-// Integer power by squaring; negative exponents give what truncating division would
-// (0, or +-1 for bases +-1), as PyTorch's integer pow does.
-template <class T>
-T int_pow(T base, T exp) {
-  if constexpr (std::is_signed<T>::value) {
-    if (exp < 0) {
-      if (base == 1) return 1;
-      if (base == -1) return (exp & 1) ? T(-1) : T(1);
-      return 0;
-    }
-  }
-  T result = 1;
-  while (exp) {
-    if (exp & 1) result = static_cast<T>(result * base);
-    exp = static_cast<T>(exp >> 1);
-    base = static_cast<T>(base * base);
-  }
-  return result;
-}
-
-// ---- the scalar functors; bool arithmetic follows PyTorch (add = or, mul = and) ----
-struct Add {
-  static constexpr const char* kName = "add";
-  template <class T>
-  T operator()(T x, T y) const {
-    if constexpr (kIsBool<T>)
-      return x || y;
-    else
-      return static_cast<T>(x + y);
-  }
-};
-struct Sub {
-  static constexpr const char* kName = "sub";
-  template <class T>
-  T operator()(T x, T y) const {
-    return static_cast<T>(x - y);
-  }
-};
-struct Mul {
-  static constexpr const char* kName = "mul";
-  template <class T>
-  T operator()(T x, T y) const {
-    if constexpr (kIsBool<T>)
-      return x && y;
-    else
-      return static_cast<T>(x * y);
-  }
-};
-struct Div {
-  static constexpr const char* kName = "div";
-  template <class T>
-  T operator()(T x, T y) const {
-    return x / y;
-  }
-};
-struct Pow {
-  static constexpr const char* kName = "pow";
-  template <class T>
-  T operator()(T x, T y) const {
-    if constexpr (std::is_floating_point<T>::value)
-      return std::pow(x, y);
-    else
-      return int_pow(x, y);
-  }
-};
-// out = y ^ x: pow with the scalar as the base.
-struct RPow {
-  static constexpr const char* kName = "rpow";
-  template <class T>
-  T operator()(T x, T y) const {
-    return Pow()(y, x);
-  }
-};
-// relu's backward (threshold_backward in PyTorch): the gradient where the result is positive.
-struct ReluBackward {
-  static constexpr const char* kName = "relu_backward";
-  template <class T>
-  T operator()(T grad, T result) const {
-    return result > T(0) ? grad : T(0);
-  }
-};
-struct Eq {
-  static constexpr const char* kName = "eq";
-  template <class T>
-  bool operator()(T x, T y) const {
-    return x == y;
-  }
-};
-struct Ne {
-  static constexpr const char* kName = "ne";
-  template <class T>
-  bool operator()(T x, T y) const {
-    return x != y;
-  }
-};
-struct Lt {
-  static constexpr const char* kName = "lt";
-  template <class T>
-  bool operator()(T x, T y) const {
-    return x < y;
-  }
-};
-struct Le {
-  static constexpr const char* kName = "le";
-  template <class T>
-  bool operator()(T x, T y) const {
-    return x <= y;
-  }
-};
-struct Gt {
-  static constexpr const char* kName = "gt";
-  template <class T>
-  bool operator()(T x, T y) const {
-    return x > y;
-  }
-};
-struct Ge {
-  static constexpr const char* kName = "ge";
-  template <class T>
-  bool operator()(T x, T y) const {
-    return x >= y;
-  }
-};
-// Any dtype in (nonzero is true), bool out.
-struct LogicalAnd {
-  static constexpr const char* kName = "logical_and";
-  template <class T>
-  bool operator()(T x, T y) const {
-    return x != T(0) && y != T(0);
-  }
-};
-struct LogicalOr {
-  static constexpr const char* kName = "logical_or";
-  template <class T>
-  bool operator()(T x, T y) const {
-    return x != T(0) || y != T(0);
-  }
-};
+using common::dispatch;  // common/dispatch_types.h
+using common::Types;
+// The scalar functors: common/binary_math.h.
+using common::Add;
+using common::Div;
+using common::Eq;
+using common::Ge;
+using common::Gt;
+using common::Le;
+using common::LogicalAnd;
+using common::LogicalOr;
+using common::Lt;
+using common::Mul;
+using common::Ne;
+using common::Pow;
+using common::ReluBackward;
+using common::RPow;
+using common::Sub;
 
 // out = Fn(a, b); a and b share one dtype; out is that dtype, or bool for predicates.
 template <class Fn, Types kTypes>
@@ -197,12 +59,8 @@ void pow_scalar_kernel(const Tensor& out, const Tensor& a, const Scalar& s) {
   dispatch<Types::Numeric>(a.dtype(), "pow", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point<T>::value) {
-      const double e = s.toDouble();
-      if (e == 2.0) return unary_loop<T, T>(out, a, [](T x) { return x * x; });
-      if (e == 1.0) return unary_loop<T, T>(out, a, [](T x) { return x; });
-      if (e == 0.5) return unary_loop<T, T>(out, a, [](T x) { return std::sqrt(x); });
-      if (e == -1.0) return unary_loop<T, T>(out, a, [](T x) { return T(1) / x; });
-      if (e == 3.0) return unary_loop<T, T>(out, a, [](T x) { return x * x * x; });
+      auto run = [&](auto f) { unary_loop<T, T>(out, a, f); };
+      if (common::pow_shortcut(s.toDouble(), run)) return;
     }
     const T v = s.to<T>();
     unary_loop<T, T>(out, a, [v](T x) { return Pow()(x, v); });

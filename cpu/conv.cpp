@@ -10,11 +10,10 @@
 #include <type_traits>
 #include <vector>
 
-#include <Eigen/Core>
-
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
 #include <ember/cpu/conv_direct.h>
+#include <ember/cpu/eigen_gemm.h>
 #include <ember/cpu/im2col.h>
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
@@ -37,18 +36,6 @@ struct Mat {
   int64_t rs, cs;
 };
 
-template <class T>
-using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <class T>
-using ColMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
-template <class M>
-using ConstMap = Eigen::Map<const M, Eigen::Unaligned, Eigen::OuterStride<>>;
-
-template <class M>
-struct Tag {
-  using type = M;
-};
-
 // c[m, n] (row stride ldc) = a @ b, or += when accumulate. `parallel`: the product may be
 // split over the pool (the packed SGEMM's tiles; the Eigen path stays on one thread).
 template <class T>
@@ -58,8 +45,7 @@ void gemm(int64_t m, int64_t n, int64_t k, Mat<T> a, Mat<T> b, bool accumulate, 
     sgemm_packed(m, n, k, 1.f, StridedMatrix{a.p, a.rs, a.cs}, StridedMatrix{b.p, b.rs, b.cs},
                  accumulate ? 1.f : 0.f, c, ldc, parallel);
   } else {
-    Eigen::Map<RowMajor<T>, Eigen::Unaligned, Eigen::OuterStride<>> out(c, m, n,
-                                                                        Eigen::OuterStride<>(ldc));
+    OutMap<T> out(c, m, n, Eigen::OuterStride<>(ldc));
     auto body = [&](auto ta, auto tb) {
       using MA = typename decltype(ta)::type;
       using MB = typename decltype(tb)::type;
@@ -73,13 +59,7 @@ void gemm(int64_t m, int64_t n, int64_t k, Mat<T> a, Mat<T> b, bool accumulate, 
         out.noalias() = am * bm;
       }
     };
-    using Row = Tag<RowMajor<T>>;
-    using Col = Tag<ColMajor<T>>;
-    if (a.cs == 1) {
-      b.cs == 1 ? body(Row{}, Row{}) : body(Row{}, Col{});
-    } else {
-      b.cs == 1 ? body(Col{}, Row{}) : body(Col{}, Col{});
-    }
+    with_layouts<T>(a.cs == 1, b.cs == 1, body);
   }
 }
 

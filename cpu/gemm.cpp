@@ -6,11 +6,10 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <Eigen/Core>
-
 #include <ember/common/gemm_operand.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
+#include <ember/cpu/eigen_gemm.h>
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
@@ -25,15 +24,6 @@ namespace {
 constexpr int64_t kParallelMacs = int64_t(1) << 21;
 // Row splits stay multiples of Eigen's register block, so no thread gets ragged edges.
 constexpr int64_t kRowAlign = 16;
-
-template <class T>
-using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <class T>
-using ColMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
-template <class M>
-using ConstMap = Eigen::Map<const M, Eigen::Unaligned, Eigen::OuterStride<>>;
-template <class T>
-using OutMap = Eigen::Map<RowMajor<T>, Eigen::Unaligned, Eigen::OuterStride<>>;
 
 using Operand = common::GemmOperand;  // common/gemm_operand.h
 
@@ -91,11 +81,6 @@ bool use_packed(int64_t m, int64_t n, int64_t k) {
   return m >= 6 && n >= 4 && k >= 8 && m * n * k >= (int64_t(1) << 15);
 }
 
-template <class M>
-struct Layout {
-  using type = M;
-};
-
 template <class T>
 void gemm_batch(const Tensor& out, const Tensor& a, const Tensor& b, T beta, T alpha) {
   const Operand oa = common::describe_operand(a), ob = common::describe_operand(b);
@@ -141,14 +126,7 @@ void gemm_batch(const Tensor& out, const Tensor& a, const Tensor& b, T beta, T a
       }
     });
   };
-  // The four layout combinations, each its own Eigen instantiation.
-  using Row = Layout<RowMajor<T>>;
-  using Col = Layout<ColMajor<T>>;
-  if (oa.row_major) {
-    ob.row_major ? body(Row{}, Row{}) : body(Row{}, Col{});
-  } else {
-    ob.row_major ? body(Col{}, Row{}) : body(Col{}, Col{});
-  }
+  with_layouts<T>(oa.row_major, ob.row_major, body);
 }
 
 // addmm and baddbmm share one kernel: the batch, if any, is dim 0 of all three tensors.

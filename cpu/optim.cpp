@@ -1,7 +1,7 @@
 // CPU kernels of the fused optimizer steps (sgd_step, adam_step, rmsprop_step, adagrad_step):
 // one pass over each parameter that reads and writes every operand once, with no temporaries
-// (the composite form makes several). Large tensors are split over the thread pool. The math
-// is common/optim_math.h, shared with the CUDA kernels.
+// (the composite form makes several). Large tensors are split over the thread pool. The math,
+// and which functor runs over which lists, is common/optim_math.h, shared with the CUDA kernels.
 #include <array>
 
 #include <ember/core/dispatch.h>
@@ -31,77 +31,21 @@ void for_each_tensor(const F& f, std::initializer_list<TensorList> lists) {
   }
 }
 
-template <class T>
-void sgd_typed(TensorList params, TensorList grads, TensorList bufs, const SgdStepArgs& a) {
-  if (a.momentum != 0) {
-    for_each_tensor<T>(optim_math::SgdStep<T, true>(a), {params, grads, bufs});
-  } else {
-    for_each_tensor<T>(optim_math::SgdStep<T, false>(a), {params, grads});
+// The CPU loop for optim_math's kernels.
+struct ForEachTensor {
+  template <class T, class F>
+  void operator()(T, const F& f, std::initializer_list<TensorList> lists) const {
+    for_each_tensor<T>(f, lists);
   }
-}
-
-void sgd_step(TensorList params, TensorList grads, TensorList bufs, const SgdStepArgs& a) {
-  if (params.empty()) return;
-  if (params[0].dtype() == kFloat64) return sgd_typed<double>(params, grads, bufs, a);
-  sgd_typed<float>(params, grads, bufs, a);
-}
-
-template <class T>
-void adam_typed(TensorList params, TensorList grads, TensorList m, TensorList v, TensorList vmax,
-                const AdamStepArgs& a) {
-  if (a.amsgrad) {
-    for_each_tensor<T>(optim_math::AdamStep<T, true>(a), {params, grads, m, v, vmax});
-  } else {
-    for_each_tensor<T>(optim_math::AdamStep<T, false>(a), {params, grads, m, v});
-  }
-}
-
-void adam_step(TensorList params, TensorList grads, TensorList m, TensorList v, TensorList vmax,
-               const AdamStepArgs& a) {
-  if (params.empty()) return;
-  if (params[0].dtype() == kFloat64) return adam_typed<double>(params, grads, m, v, vmax, a);
-  adam_typed<float>(params, grads, m, v, vmax, a);
-}
-
-template <class T>
-void rmsprop_typed(TensorList params, TensorList grads, TensorList sq, TensorList ga,
-                   TensorList bufs, const RmspropStepArgs& a) {
-  using optim_math::RmspropStep;
-  const bool momentum = a.momentum > 0;
-  if (a.centered && momentum) {
-    for_each_tensor<T>(RmspropStep<T, true, true>(a), {params, grads, sq, ga, bufs});
-  } else if (a.centered) {
-    for_each_tensor<T>(RmspropStep<T, true, false>(a), {params, grads, sq, ga});
-  } else if (momentum) {
-    for_each_tensor<T>(RmspropStep<T, false, true>(a), {params, grads, sq, bufs});
-  } else {
-    for_each_tensor<T>(RmspropStep<T, false, false>(a), {params, grads, sq});
-  }
-}
-
-void rmsprop_step(TensorList params, TensorList grads, TensorList sq, TensorList ga,
-                  TensorList bufs, const RmspropStepArgs& a) {
-  if (params.empty()) return;
-  if (params[0].dtype() == kFloat64) return rmsprop_typed<double>(params, grads, sq, ga, bufs, a);
-  rmsprop_typed<float>(params, grads, sq, ga, bufs, a);
-}
-
-void adagrad_step(TensorList params, TensorList grads, TensorList sums, const AdagradStepArgs& a) {
-  if (params.empty()) return;
-  if (params[0].dtype() == kFloat64) {
-    for_each_tensor<double>(optim_math::AdagradStep<double>(a), {params, grads, sums});
-  } else {
-    for_each_tensor<float>(optim_math::AdagradStep<float>(a), {params, grads, sums});
-  }
-}
+};
 
 }  // namespace
 
 void register_optim_kernels() {
-  register_kernel<Op::sgd_step>(kCPU, &sgd_step);
-  register_kernel<Op::adam_step>(kCPU, &adam_step);
-  register_kernel<Op::rmsprop_step>(kCPU, &rmsprop_step);
-  register_kernel<Op::adagrad_step>(kCPU, &adagrad_step);
+  register_kernel<Op::sgd_step>(kCPU, &optim_math::sgd_step<ForEachTensor>);
+  register_kernel<Op::adam_step>(kCPU, &optim_math::adam_step<ForEachTensor>);
+  register_kernel<Op::rmsprop_step>(kCPU, &optim_math::rmsprop_step<ForEachTensor>);
+  register_kernel<Op::adagrad_step>(kCPU, &optim_math::adagrad_step<ForEachTensor>);
 }
 
 }  // namespace cpu

@@ -3,7 +3,6 @@
 // (reduced dim outside a contiguous kept dim) or a strided walk; float sums use blocked lanes.
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -14,13 +13,13 @@
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
 #include <ember/common/reduce_geometry.h>
+#include <ember/common/reduce_math.h>
 
 namespace ember {
 namespace cpu {
 namespace {
 
 using Geometry = common::ReduceGeometry;  // common/reduce_geometry.h
-using common::is_nan;
 using common::make_reduce_geometry;
 using common::Odometer;
 
@@ -33,177 +32,8 @@ constexpr int64_t kColRows = 128;  // block of the column and strided loops, for
 constexpr int64_t kColChunk = 2048;
 constexpr size_t kLaneBytes = 128;  // 4 AVX2 registers of independent accumulators
 
-// ---- reducers: map each element, combine lanes (Acc) and block totals (Total) ----
-
-// Additive reducers share this: float lanes with double totals, integers wrap (unsigned).
-template <class T>
-struct SumTypes {
-  using Acc = std::conditional_t<std::is_integral<T>::value, uint64_t, T>;
-  using Total = std::conditional_t<std::is_integral<T>::value, uint64_t, double>;
-};
-
-template <class T, class Map, class Project>
-struct Additive {
-  using Acc = typename SumTypes<T>::Acc;
-  using Total = typename SumTypes<T>::Total;
-  static constexpr bool kShift = false;
-  static Acc identity() { return Acc(0); }
-  static Acc map(T x, Acc) { return Map::template apply<Acc>(x); }
-  template <class A>
-  static A combine(A a, A b) {
-    return a + b;
-  }
-  static T project(Total t, int64_t n, double p) { return Project::template apply<T>(t, n, p); }
-};
-
-struct Id {
-  template <class A, class T>
-  static A apply(T x) {
-    return static_cast<A>(x);
-  }
-};
-struct Abs {
-  template <class A, class T>
-  static A apply(T x) {
-    return std::abs(static_cast<A>(x));
-  }
-};
-struct Square {
-  template <class A, class T>
-  static A apply(T x) {
-    return static_cast<A>(x) * static_cast<A>(x);
-  }
-};
-struct NonZero {
-  template <class A, class T>
-  static A apply(T x) {
-    return x != T(0) ? A(1) : A(0);
-  }
-};
-struct AsIs {
-  template <class T, class Total>
-  static T apply(Total t, int64_t, double) {
-    return static_cast<T>(t);
-  }
-};
-struct Average {
-  template <class T, class Total>
-  static T apply(Total t, int64_t n, double) {
-    return static_cast<T>(static_cast<double>(t) / static_cast<double>(n));
-  }
-};
-struct Sqrt {
-  template <class T, class Total>
-  static T apply(Total t, int64_t, double) {
-    return static_cast<T>(std::sqrt(t));
-  }
-};
-
-template <class T>
-using SumR = Additive<T, Id, AsIs>;
-template <class T>
-using MeanR = Additive<T, Id, Average>;
-template <class T>
-using Norm1R = Additive<T, Abs, AsIs>;
-template <class T>
-using Norm2R = Additive<T, Square, Sqrt>;
-template <class T>
-using Norm0R = Additive<T, NonZero, AsIs>;
-
-// sum |x|^p, then ^(1/p). map needs p, so p travels as the per-output shift that every
-// loop already passes along (see run()).
-template <class T>
-struct NormPR {
-  using Acc = double;
-  using Total = double;
-  static constexpr bool kShift = true;
-  static Acc identity() { return 0; }
-  static Acc map(T x, Acc p) { return std::pow(std::abs(static_cast<double>(x)), p); }
-  template <class A>
-  static A combine(A a, A b) {
-    return a + b;
-  }
-  static T project(Total t, int64_t, double p) { return static_cast<T>(std::pow(t, 1.0 / p)); }
-};
-
-template <class T>
-struct ProdR {
-  using Acc = typename SumTypes<T>::Acc;
-  using Total = typename SumTypes<T>::Total;
-  static constexpr bool kShift = false;
-  static Acc identity() { return Acc(1); }
-  static Acc map(T x, Acc) { return static_cast<Acc>(x); }
-  template <class A>
-  static A combine(A a, A b) {
-    return a * b;
-  }
-  static T project(Total t, int64_t, double) { return static_cast<T>(t); }
-};
-
-// Max (kMax) or min; a NaN wins as in PyTorch. Map M turns x into the compared value.
-template <class T, bool kMax, class M = Id>
-struct ExtremumR {
-  using Acc = T;
-  using Total = T;
-  static constexpr bool kShift = false;
-  static Acc identity() {
-    if constexpr (std::is_floating_point<T>::value) {
-      return kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
-    }
-    return kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
-  }
-  static Acc map(T x, Acc) { return M::template apply<T>(x); }
-  template <class A>
-  static A combine(A a, A b) {
-    return ((kMax ? a > b : a < b) || is_nan(a)) ? a : b;
-  }
-  static T project(Total t, int64_t, double) { return t; }
-};
-
-// all/any over bool, or over uint8 giving uint8 0/1 (PyTorch keeps uint8 for uint8).
-template <bool kAll, class T>
-struct LogicalR {
-  using Acc = bool;
-  using Total = bool;
-  static constexpr bool kShift = false;
-  static Acc identity() { return kAll; }
-  static Acc map(T x, Acc) { return x != T(0); }
-  template <class A>
-  static A combine(A a, A b) {
-    return kAll ? (a && b) : (a || b);
-  }
-  static T project(Total t, int64_t, double) { return static_cast<T>(t); }
-};
-
-// Second pass of var: sum of squared deviations from the shift (the mean), in double.
-template <class T>
-struct SquaredDevR {
-  using Acc = double;
-  using Total = double;
-  static constexpr bool kShift = true;
-  static Acc identity() { return 0; }
-  static Acc map(T x, Acc mean) {
-    const double d = static_cast<double>(x) - mean;
-    return d * d;
-  }
-  template <class A>
-  static A combine(A a, A b) {
-    return a + b;
-  }
-  static T project(Total t, int64_t n, double correction) {
-    return static_cast<T>(t / std::max(0.0, static_cast<double>(n) - correction));
-  }
-};
-
-// First pass of var: the mean in double, written to the shift buffer.
-template <class T>
-struct MeanDoubleR : SquaredDevR<T> {
-  static constexpr bool kShift = false;
-  static double map(T x, double) { return static_cast<double>(x); }
-  static double project(double t, int64_t n, double) { return t / static_cast<double>(n); }
-};
-
-// ---- inner loops ----
+// ---- inner loops over a reducer R (common/reduce_math.h): map each element, combine lanes
+// (Acc) and block totals (Total) ----
 
 // Reduces n contiguous elements: kLanes independent accumulators per block of kBlock.
 template <class R, class T>
@@ -386,32 +216,33 @@ void floating(const char* name, const Tensor& out, const Tensor& in, IntArrayRef
 }
 
 void sum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
-  additive<SumR>("sum", out, in, dims, 0);
+  additive<common::SumR>("sum", out, in, dims, 0);
 }
 
 void prod_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
-  additive<ProdR>("prod", out, in, dims, 0);
+  additive<common::ProdR>("prod", out, in, dims, 0);
 }
 
 void mean_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
-  floating<MeanR>("mean", out, in, dims, 0);
+  floating<common::MeanR>("mean", out, in, dims, 0);
 }
 
 template <bool kMax>
 void extremum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
-  EMBER_DISPATCH_ALL_TYPES(in.dtype(), kMax ? "amax" : "amin",
-                           [&] { run<ExtremumR<scalar_t, kMax>, scalar_t>(out, in, dims, 0); });
+  EMBER_DISPATCH_ALL_TYPES(in.dtype(), kMax ? "amax" : "amin", [&] {
+    run<common::ExtremumR<scalar_t, kMax>, scalar_t>(out, in, dims, 0);
+  });
 }
 
 template <bool kAll>
 void logical_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
   if (in.dtype() == kUInt8 && out.dtype() == kUInt8) {
-    return run<LogicalR<kAll, uint8_t>, uint8_t>(out, in, dims, 0);
+    return run<common::LogicalR<kAll, uint8_t>, uint8_t>(out, in, dims, 0);
   }
   EMBER_CHECK(in.dtype() == kBool && out.dtype() == kBool, kAll ? "all" : "any",
               ": the CPU kernel takes bool (or uint8 to uint8), got ", in.dtype(), " to ",
               out.dtype());
-  run<LogicalR<kAll, bool>, bool>(out, in, dims, 0);
+  run<common::LogicalR<kAll, bool>, bool>(out, in, dims, 0);
 }
 
 // Two passes (mean, then squared deviations from it), both in double: stable and exact
@@ -421,25 +252,27 @@ void var_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Sca
     const Geometry g = make_reduce_geometry(in, dims);
     std::vector<double> mean(g.outputs);
     const scalar_t* x = in.data_ptr<scalar_t>();
-    reduce_geometry<MeanDoubleR<scalar_t>>(mean.data(), x, g, 0, nullptr);
-    reduce_geometry<SquaredDevR<scalar_t>>(out.data_ptr<scalar_t>(), x, g, correction.toDouble(),
-                                           mean.data());
+    reduce_geometry<common::MeanDoubleR<scalar_t>>(mean.data(), x, g, 0, nullptr);
+    reduce_geometry<common::SquaredDevR<scalar_t>>(out.data_ptr<scalar_t>(), x, g,
+                                                   correction.toDouble(), mean.data());
   });
 }
 
 void norm_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar& p_scalar) {
   const double p = p_scalar.toDouble();
-  if (p == 2) return floating<Norm2R>("norm", out, in, dims, p);
-  if (p == 1) return floating<Norm1R>("norm", out, in, dims, p);
-  if (p == 0) return floating<Norm0R>("norm", out, in, dims, p);
+  if (p == 2) return floating<common::Norm2R>("norm", out, in, dims, p);
+  if (p == 1) return floating<common::Norm1R>("norm", out, in, dims, p);
+  if (p == 0) return floating<common::Norm0R>("norm", out, in, dims, p);
   if (std::isinf(p)) {
     EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "norm", [&] {
-      if (p > 0) return run<ExtremumR<scalar_t, true, Abs>, scalar_t>(out, in, dims, p);
-      run<ExtremumR<scalar_t, false, Abs>, scalar_t>(out, in, dims, p);
+      using common::ExtremumR;
+      using common::MapAbs;
+      if (p > 0) return run<ExtremumR<scalar_t, true, MapAbs>, scalar_t>(out, in, dims, p);
+      run<ExtremumR<scalar_t, false, MapAbs>, scalar_t>(out, in, dims, p);
     });
     return;
   }
-  floating<NormPR>("norm", out, in, dims, p);
+  floating<common::NormPR>("norm", out, in, dims, p);
 }
 
 }  // namespace

@@ -13,7 +13,9 @@
 #include <ember/core/error.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
+#include <ember/cuda/device_props.h>
 #include <ember/cuda/kernels.h>
+#include <ember/cuda/launch.h>
 #include <ember/cuda/stream.h>
 
 namespace ember {
@@ -23,7 +25,6 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kUnroll = 4;  // loads in flight per thread in the sums
 constexpr int64_t kMaxBlocks = 1 << 16;
-constexpr int64_t kMax32 = int64_t(1) << 30;
 constexpr int64_t kPerBlock = 2 * kUnroll * kThreads;  // elements a sum block takes at least
 
 __device__ double warp_sum(double v) {
@@ -100,17 +101,25 @@ __global__ void channel_sums(const T* __restrict__ x, const T* __restrict__ dy,
   block_sums_to(a, b, partial + (static_cast<int64_t>(split) * channels + c) * 2);
 }
 
+// Channel c's two sums, added over the splits of partial [splits, C, 2] in split order.
+__device__ __forceinline__ void add_splits(const double* partial, int splits, int64_t channels,
+                                           int64_t c, double& s1, double& s2) {
+  s1 = 0;
+  s2 = 0;
+  for (int k = 0; k < splits; ++k) {
+    s1 += partial[(k * channels + c) * 2];
+    s2 += partial[(k * channels + c) * 2 + 1];
+  }
+}
+
 template <class T>
 __global__ void finish_stats(const double* partial, const T* x, int64_t s_len, int splits,
                              int64_t channels, double count, double eps, T* mean, T* var,
                              T* invstd) {
   const int64_t c = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (c >= channels) return;
-  double s1 = 0, s2 = 0;
-  for (int k = 0; k < splits; ++k) {
-    s1 += partial[(k * channels + c) * 2];
-    s2 += partial[(k * channels + c) * 2 + 1];
-  }
+  double s1, s2;
+  add_splits(partial, splits, channels, c, s1, s2);
   const double d = s1 / count;
   const double biased = fmax(s2 / count - d * d, 0.0);
   mean[c] = static_cast<T>(static_cast<double>(x[c * s_len]) + d);
@@ -123,19 +132,13 @@ __global__ void finish_backward(const double* partial, int splits, int64_t chann
                                 T* sum_dy_xmu) {
   const int64_t c = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (c >= channels) return;
-  double s1 = 0, s2 = 0;
-  for (int k = 0; k < splits; ++k) {
-    s1 += partial[(k * channels + c) * 2];
-    s2 += partial[(k * channels + c) * 2 + 1];
-  }
+  double s1, s2;
+  add_splits(partial, splits, channels, c, s1, s2);
   sum_dy[c] = static_cast<T>(s1);
   sum_dy_xmu[c] = static_cast<T>(s2);
 }
 
-unsigned blocks_for(int64_t n) {
-  const int64_t b = (n + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(std::max<int64_t>(1, std::min(b, kMaxBlocks)));
-}
+unsigned blocks_for(int64_t n) { return grid_blocks(n, kThreads, kMaxBlocks); }
 
 struct Geometry {
   int64_t n, c, s;
@@ -147,12 +150,6 @@ void check_geometry(const char* op, const Tensor& in) {
               ": the CUDA kernel expects a contiguous [N, C, S] input, got ",
               shape_str(in.sizes()));
   EMBER_CHECK(in.size(1) <= INT32_MAX, op, ": too many channels (", in.size(1), ")");
-}
-
-int sm_count(int device) {
-  int sms = 0;
-  EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
 }
 
 template <class T>
@@ -173,14 +170,11 @@ Tensor launch_sums(const Geometry& g, const Tensor& like, const T* x, const T* d
   const int64_t chunk = (per_channel + splits - 1) / splits;
   Tensor partial = empty_on({splits, g.c, 2}, kFloat64, like.device());
   const dim3 grid(static_cast<unsigned>(g.c), static_cast<unsigned>(splits));
-  if (like.numel() < kMax32) {
-    channel_sums<T, int32_t>
-        <<<grid, kThreads, 0, stream>>>(x, dy, mean, int32_t(per_channel), int32_t(g.s),
-                                        int32_t(g.c), int32_t(chunk), partial.data_ptr<double>());
-  } else {
-    channel_sums<T, int64_t><<<grid, kThreads, 0, stream>>>(x, dy, mean, per_channel, g.s, g.c,
-                                                            chunk, partial.data_ptr<double>());
-  }
+  with_index_type(like.numel(), [&](auto index_tag) {
+    using I = decltype(index_tag);
+    channel_sums<T, I><<<grid, kThreads, 0, stream>>>(x, dy, mean, I(per_channel), I(g.s), I(g.c),
+                                                      I(chunk), partial.data_ptr<double>());
+  });
   *splits_out = static_cast<int>(splits);
   return partial;
 }
@@ -253,29 +247,31 @@ __global__ void apply_backward(const T* __restrict__ dy, const T* __restrict__ x
   }
 }
 
+// What the two elementwise passes share: checks in; unless it is empty, calls
+// launch(T{}, I{}, stream) on its device with T its dtype (float32 or float64) and I the index
+// type for its elements (cuda/launch.h), then checks the launch.
+template <class Launch>
+void launch_elementwise(const char* op, const Tensor& in, const Launch& launch) {
+  check_geometry(op, in);
+  if (in.numel() == 0) return;
+  DeviceGuard guard(in.device().index());
+  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), op, [&] {
+    cudaStream_t stream = current_stream();
+    with_index_type(in.numel(), [&](auto index_tag) { launch(scalar_t{}, index_tag, stream); });
+    EMBER_CUDA_KERNEL_CHECK(op);
+  });
+}
+
 void batch_norm_apply_kernel(const Tensor& out, const Tensor& in, const Tensor& mean,
                              const Tensor& invstd, const Tensor& weight, const Tensor& bias) {
-  check_geometry("batch_norm_apply", in);
-  const Geometry g(in);
-  const int64_t total = in.numel();
-  if (total == 0) return;
-  DeviceGuard guard(in.device().index());
-  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "batch_norm_apply", [&] {
-    cudaStream_t stream = current_stream();
-    const scalar_t* x = in.data_ptr<scalar_t>();
-    const scalar_t* m = mean.data_ptr<scalar_t>();
-    const scalar_t* is = invstd.data_ptr<scalar_t>();
-    const scalar_t* w = data_or_null<scalar_t>(weight);
-    const scalar_t* b = data_or_null<scalar_t>(bias);
-    scalar_t* y = out.data_ptr<scalar_t>();
-    if (total < kMax32) {
-      apply_forward<scalar_t, int32_t><<<blocks_for(total), kThreads, 0, stream>>>(
-          x, m, is, w, b, y, int32_t(total), int32_t(g.s), int32_t(g.c));
-    } else {
-      apply_forward<scalar_t, int64_t>
-          <<<blocks_for(total), kThreads, 0, stream>>>(x, m, is, w, b, y, total, g.s, g.c);
-    }
-    EMBER_CUDA_KERNEL_CHECK("batch_norm_apply");
+  launch_elementwise("batch_norm_apply", in, [&](auto t, auto index_tag, cudaStream_t stream) {
+    using T = decltype(t);
+    using I = decltype(index_tag);
+    const Geometry g(in);
+    const int64_t total = in.numel();
+    apply_forward<T, I><<<blocks_for(total), kThreads, 0, stream>>>(
+        in.data_ptr<T>(), mean.data_ptr<T>(), invstd.data_ptr<T>(), data_or_null<T>(weight),
+        data_or_null<T>(bias), out.data_ptr<T>(), I(total), I(g.s), I(g.c));
   });
 }
 
@@ -283,31 +279,18 @@ void batch_norm_backward_apply_kernel(const Tensor& grad_in, const Tensor& grad_
                                       const Tensor& in, const Tensor& mean, const Tensor& invstd,
                                       const Tensor& weight, const Tensor& sum_dy,
                                       const Tensor& sum_dy_xmu) {
-  check_geometry("batch_norm_backward_apply", in);
-  const Geometry g(in);
-  const int64_t total = in.numel();
-  if (total == 0) return;
-  DeviceGuard guard(in.device().index());
-  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "batch_norm_backward_apply", [&] {
-    cudaStream_t stream = current_stream();
-    const scalar_t* dy = grad_out.data_ptr<scalar_t>();
-    const scalar_t* x = in.data_ptr<scalar_t>();
-    const scalar_t* m = mean.data_ptr<scalar_t>();
-    const scalar_t* is = invstd.data_ptr<scalar_t>();
-    const scalar_t* w = data_or_null<scalar_t>(weight);
-    const scalar_t* sd = sum_dy.data_ptr<scalar_t>();
-    const scalar_t* sdx = sum_dy_xmu.data_ptr<scalar_t>();
-    const scalar_t inv_count = scalar_t(1) / static_cast<scalar_t>(g.n * g.s);
-    scalar_t* gi = grad_in.data_ptr<scalar_t>();
-    if (total < kMax32) {
-      apply_backward<scalar_t, int32_t><<<blocks_for(total), kThreads, 0, stream>>>(
-          dy, x, m, is, w, sd, sdx, inv_count, gi, int32_t(total), int32_t(g.s), int32_t(g.c));
-    } else {
-      apply_backward<scalar_t, int64_t><<<blocks_for(total), kThreads, 0, stream>>>(
-          dy, x, m, is, w, sd, sdx, inv_count, gi, total, g.s, g.c);
-    }
-    EMBER_CUDA_KERNEL_CHECK("batch_norm_backward_apply");
-  });
+  launch_elementwise(
+      "batch_norm_backward_apply", in, [&](auto t, auto index_tag, cudaStream_t stream) {
+        using T = decltype(t);
+        using I = decltype(index_tag);
+        const Geometry g(in);
+        const int64_t total = in.numel();
+        const T inv_count = T(1) / static_cast<T>(g.n * g.s);
+        apply_backward<T, I><<<blocks_for(total), kThreads, 0, stream>>>(
+            grad_out.data_ptr<T>(), in.data_ptr<T>(), mean.data_ptr<T>(), invstd.data_ptr<T>(),
+            data_or_null<T>(weight), sum_dy.data_ptr<T>(), sum_dy_xmu.data_ptr<T>(), inv_count,
+            grad_in.data_ptr<T>(), I(total), I(g.s), I(g.c));
+      });
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <ember/common/binary_math.h>
+#include <ember/common/dispatch_types.h>
 #include <ember/common/elementwise_math.h>
 #include <ember/core/dispatch.h>
 #include <ember/cuda/batch.h>
@@ -16,134 +18,18 @@ namespace {
 using loops::BindSecond;
 using loops::gpu_kernel;
 
-// Which dtypes an op accepts; anything else reaches the dispatch macro's error.
-enum class Types { Floating, Numeric, All, Float = Floating };  // Float: elementwise.def's
-
-// Calls body(T{}) with T the C++ type of dtype, within the set kTypes.
-template <Types kTypes, class Body>
-void dispatch(ScalarType dtype, const char* name, const Body& body) {
-  if constexpr (kTypes == Types::Floating) {
-    EMBER_DISPATCH_FLOATING_TYPES(dtype, name, [&] { body(scalar_t{}); });
-  } else if constexpr (kTypes == Types::Numeric) {
-    EMBER_DISPATCH_NUMERIC_TYPES(dtype, name, [&] { body(scalar_t{}); });
-  } else {
-    EMBER_DISPATCH_ALL_TYPES(dtype, name, [&] { body(scalar_t{}); });
-  }
-}
-
-template <class T>
-constexpr bool kIsBool = std::is_same<T, bool>::value;
-template <class T>
-constexpr bool kIsInt = std::is_integral<T>::value && !kIsBool<T>;
-
-// Integer +, -, * in unsigned arithmetic: the same two's complement wraparound the CPU's
-// results have (uint8 wraps mod 256), without signed-overflow UB.
-template <class T>
-using Unsigned = std::make_unsigned_t<T>;
-template <class T>
-__device__ __forceinline__ T wrap_add(T x, T y) {
-  using U = Unsigned<T>;
-  return static_cast<T>(static_cast<U>(static_cast<U>(x) + static_cast<U>(y)));
-}
-template <class T>
-__device__ __forceinline__ T wrap_sub(T x, T y) {
-  using U = Unsigned<T>;
-  return static_cast<T>(static_cast<U>(static_cast<U>(x) - static_cast<U>(y)));
-}
-template <class T>
-__device__ __forceinline__ T wrap_mul(T x, T y) {
-  using U = Unsigned<T>;
-  return static_cast<T>(static_cast<U>(static_cast<U>(x) * static_cast<U>(y)));
-}
-
-// Integer power by squaring; negative exponents give what truncating division would
-// (0, or +-1 for bases +-1), as PyTorch's integer pow and the CPU kernel do.
-template <class T>
-__device__ T int_pow(T base, T exp) {
-  if constexpr (std::is_signed<T>::value) {
-    if (exp < 0) {
-      if (base == 1) return 1;
-      if (base == -1) return (exp & 1) ? T(-1) : T(1);
-      return 0;
-    }
-  }
-  T result = 1;
-  while (exp) {
-    if (exp & 1) result = wrap_mul(result, base);
-    exp = static_cast<T>(exp >> 1);
-    base = wrap_mul(base, base);
-  }
-  return result;
-}
-
-// ---- the scalar functors; bool arithmetic follows PyTorch (add = or, mul = and) ----
-struct Add {
-  static constexpr const char* kName = "add";
-  template <class T>
-  __device__ T operator()(T x, T y) const {
-    if constexpr (kIsBool<T>)
-      return x || y;
-    else if constexpr (kIsInt<T>)
-      return wrap_add(x, y);
-    else
-      return x + y;
-  }
-};
-struct Sub {
-  static constexpr const char* kName = "sub";
-  template <class T>
-  __device__ T operator()(T x, T y) const {
-    if constexpr (kIsInt<T>)
-      return wrap_sub(x, y);
-    else
-      return x - y;
-  }
-};
-struct Mul {
-  static constexpr const char* kName = "mul";
-  template <class T>
-  __device__ T operator()(T x, T y) const {
-    if constexpr (kIsBool<T>)
-      return x && y;
-    else if constexpr (kIsInt<T>)
-      return wrap_mul(x, y);
-    else
-      return x * y;
-  }
-};
-// Floating only: core promotes true division of integers to float32.
-struct Div {
-  static constexpr const char* kName = "div";
-  template <class T>
-  __device__ T operator()(T x, T y) const {
-    return x / y;
-  }
-};
-struct Pow {
-  static constexpr const char* kName = "pow";
-  __device__ float operator()(float x, float y) const { return powf(x, y); }
-  __device__ double operator()(double x, double y) const { return pow(x, y); }
-  template <class T>
-  __device__ T operator()(T x, T y) const {
-    return int_pow(x, y);
-  }
-};
-// out = y ^ x: pow with the scalar as the base.
-struct RPow {
-  static constexpr const char* kName = "rpow";
-  template <class T>
-  __device__ T operator()(T x, T y) const {
-    return Pow()(y, x);
-  }
-};
-// relu's backward (threshold_backward in PyTorch): the gradient where the result is positive.
-struct ReluBackward {
-  static constexpr const char* kName = "relu_backward";
-  template <class T>
-  __device__ T operator()(T grad, T result) const {
-    return result > T(0) ? grad : T(0);
-  }
-};
+using common::dispatch;  // common/dispatch_types.h
+using common::Types;
+// The scalar functors: common/binary_math.h.
+using common::Add;
+using common::Div;
+using common::LogicalAnd;
+using common::LogicalOr;
+using common::Mul;
+using common::Pow;
+using common::ReluBackward;
+using common::RPow;
+using common::Sub;
 
 // The six comparisons as one functor with the comparison chosen at run time (uniform over
 // the grid, so no divergence): one kernel per dtype instead of six, which keeps this file's
@@ -155,44 +41,28 @@ struct Compare {
   __device__ bool operator()(T x, T y) const {
     switch (cmp) {
       case Cmp::Eq:
-        return x == y;
+        return common::Eq()(x, y);
       case Cmp::Ne:
-        return x != y;
+        return common::Ne()(x, y);
       case Cmp::Lt:
-        return x < y;
+        return common::Lt()(x, y);
       case Cmp::Le:
-        return x <= y;
+        return common::Le()(x, y);
       case Cmp::Gt:
-        return x > y;
+        return common::Gt()(x, y);
       default:
-        return x >= y;
+        return common::Ge()(x, y);
     }
   }
 };
 constexpr const char* cmp_name(Cmp c) {
-  return c == Cmp::Eq   ? "eq"
-         : c == Cmp::Ne ? "ne"
-         : c == Cmp::Lt ? "lt"
-         : c == Cmp::Le ? "le"
-         : c == Cmp::Gt ? "gt"
-                        : "ge";
+  return c == Cmp::Eq   ? common::Eq::kName
+         : c == Cmp::Ne ? common::Ne::kName
+         : c == Cmp::Lt ? common::Lt::kName
+         : c == Cmp::Le ? common::Le::kName
+         : c == Cmp::Gt ? common::Gt::kName
+                        : common::Ge::kName;
 }
-
-// Any dtype in (nonzero is true), bool out.
-struct LogicalAnd {
-  static constexpr const char* kName = "logical_and";
-  template <class T>
-  __device__ bool operator()(T x, T y) const {
-    return x != T(0) && y != T(0);
-  }
-};
-struct LogicalOr {
-  static constexpr const char* kName = "logical_or";
-  template <class T>
-  __device__ bool operator()(T x, T y) const {
-    return x != T(0) || y != T(0);
-  }
-};
 
 // The small-op batch's code for Fn (cuda/batch.h), for the four that it runs.
 template <class Fn>
@@ -257,48 +127,14 @@ void compare_scalar_kernel(const Tensor& out, const Tensor& a, const Scalar& s) 
   });
 }
 
-// pow by the common float exponents, as multiplications (exact, as on the CPU).
-struct Square {
-  template <class T>
-  __device__ T operator()(T x) const {
-    return x * x;
-  }
-};
-struct Cube {
-  template <class T>
-  __device__ T operator()(T x) const {
-    return x * x * x;
-  }
-};
-struct Identity {
-  template <class T>
-  __device__ T operator()(T x) const {
-    return x;
-  }
-};
-struct SqrtOf {
-  __device__ float operator()(float x) const { return sqrtf(x); }
-  __device__ double operator()(double x) const { return sqrt(x); }
-};
-struct Reciprocal {
-  template <class T>
-  __device__ T operator()(T x) const {
-    return T(1) / x;
-  }
-};
-
 // pow by a scalar: exponents 2, 1, 0.5, -1, 3 on floats take the CPU's shortcuts (so the
 // results match it bit for bit); the rest go to pow or integer pow.
 void pow_scalar_kernel(const Tensor& out, const Tensor& a, const Scalar& s) {
   dispatch<Types::Numeric>(a.dtype(), "pow", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point<T>::value) {
-      const double e = s.toDouble();
-      if (e == 2.0) return gpu_kernel<T, T>("pow", Square(), out, a);
-      if (e == 1.0) return gpu_kernel<T, T>("pow", Identity(), out, a);
-      if (e == 0.5) return gpu_kernel<T, T>("pow", SqrtOf(), out, a);
-      if (e == -1.0) return gpu_kernel<T, T>("pow", Reciprocal(), out, a);
-      if (e == 3.0) return gpu_kernel<T, T>("pow", Cube(), out, a);
+      auto run = [&](auto f) { gpu_kernel<T, T>("pow", f, out, a); };
+      if (common::pow_shortcut(s.toDouble(), run)) return;
     }
     gpu_kernel<T, T>("pow", BindSecond<Pow, T>{s.to<T>()}, out, a);
   });

@@ -25,6 +25,7 @@
 #include <ember/cuda/api.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/cudnn_check.h>
+#include <ember/cuda/handle_pool.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/stream.h>
 
@@ -32,68 +33,24 @@ namespace ember {
 namespace cuda {
 namespace {
 
-// ---- cuDNN handles: one per (thread, device), as cuda/gemm.cpp's cuBLAS handles ----
-// A handle must not be used by two threads at once (cudnnSetStream and the call that follows
-// are not atomic), so each thread owns one per device. Handles of finished threads go back to
-// a pool instead of being destroyed (cudnnDestroy may synchronize, and at process exit the
-// driver may already be gone).
+// ---- cuDNN handles: one per (thread, device), pooled (cuda/handle_pool.h) ----
 struct Handle {
   cudnnHandle_t h = nullptr;
   cudaStream_t stream = nullptr;  // the stream set last
   bool stream_set = false;
 };
 
-struct HandlePool {
-  std::mutex mutex;
-  std::vector<std::vector<Handle*>> free_by_device;
-};
-
-HandlePool& handle_pool() {
-  static HandlePool* p = new HandlePool;  // leaked: it must outlive thread_local holders
-  return *p;
-}
-
-struct ThreadHandles {
-  std::vector<Handle*> by_device;
-  ~ThreadHandles() {
-    HandlePool& p = handle_pool();
-    std::lock_guard<std::mutex> lock(p.mutex);
-    for (size_t d = 0; d < by_device.size(); ++d) {
-      if (by_device[d] == nullptr) continue;
-      if (p.free_by_device.size() <= d) p.free_by_device.resize(d + 1);
-      p.free_by_device[d].push_back(by_device[d]);
-    }
-  }
-};
-
 // The calling thread's handle for `device` (already current), bound to `stream`. cudnnSetStream
 // runs whenever the current stream differs from the one the handle was last bound to.
 cudnnHandle_t handle_for(int device, cudaStream_t stream, const char* op) {
-  thread_local ThreadHandles mine;
-  if (mine.by_device.size() <= static_cast<size_t>(device)) mine.by_device.resize(device + 1);
-  Handle*& handle = mine.by_device[device];
-  if (handle == nullptr) {
-    {
-      HandlePool& p = handle_pool();
-      std::lock_guard<std::mutex> lock(p.mutex);
-      if (p.free_by_device.size() > static_cast<size_t>(device) &&
-          !p.free_by_device[device].empty()) {
-        handle = p.free_by_device[device].back();
-        p.free_by_device[device].pop_back();
-      }
-    }
-    if (handle == nullptr) {
-      auto fresh = std::make_unique<Handle>();
-      EMBER_CUDNN_CHECK(op, cudnnCreate(&fresh->h));
-      handle = fresh.release();  // pooled, never destroyed (see above)
-    }
+  Handle& handle = ThreadHandles<Handle>::get(
+      device, [op](Handle& fresh) { EMBER_CUDNN_CHECK(op, cudnnCreate(&fresh.h)); });
+  if (!handle.stream_set || handle.stream != stream) {
+    EMBER_CUDNN_CHECK(op, cudnnSetStream(handle.h, stream));
+    handle.stream = stream;
+    handle.stream_set = true;
   }
-  if (!handle->stream_set || handle->stream != stream) {
-    EMBER_CUDNN_CHECK(op, cudnnSetStream(handle->h, stream));
-    handle->stream = stream;
-    handle->stream_set = true;
-  }
-  return handle->h;
+  return handle.h;
 }
 
 // ---- workspace: a block of ember's caching allocator, freed back to the cache on return ----
@@ -275,6 +232,18 @@ struct Ptrs {
   void* y;
 };
 
+// A scaling factor (alpha, beta) as cuDNN reads it: a double for float64 convolutions, a
+// float otherwise.
+class Scaling {
+ public:
+  explicit Scaling(double v) : f_(static_cast<float>(v)), d_(v) {}
+  const void* get(bool is_double) const { return is_double ? static_cast<const void*>(&d_) : &f_; }
+
+ private:
+  float f_;
+  double d_;
+};
+
 // ---- per-kind cuDNN entry points ----
 struct FwdOps {
   using Perf = cudnnConvolutionFwdAlgoPerf_t;
@@ -393,10 +362,9 @@ std::vector<Candidate> time_candidates(cudnnHandle_t h, Plan& p, const Ptrs& tar
   const char* op = kind_op(p.kind);
   cudaStream_t stream = nullptr;
   EMBER_CUDNN_CHECK(op, cudnnGetStream(h, &stream));
-  const float one_f = 1.0f, zero_f = 0.0f;
-  const double one_d = 1.0, zero_d = 0.0;
-  const void* alpha = p.dtype_double ? static_cast<const void*>(&one_d) : &one_f;
-  const void* beta = p.dtype_double ? static_cast<const void*>(&zero_d) : &zero_f;
+  const Scaling one(1.0), zero(0.0);
+  const void* alpha = one.get(p.dtype_double);
+  const void* beta = zero.get(p.dtype_double);
   cudaEvent_t start = nullptr, stop = nullptr;
   EMBER_CUDA_CHECK(cudaEventCreate(&start));
   EMBER_CUDA_CHECK(cudaEventCreate(&stop));
@@ -583,10 +551,9 @@ template <class Ops>
 void execute(cudnnHandle_t h, Plan& p, const Ptrs& d, int device, double beta, const Geometry& g,
              const ConvArgs& a) {
   const char* op = kind_op(p.kind);
-  const float one_f = 1.0f, beta_f = static_cast<float>(beta);
-  const double one_d = 1.0;
-  const void* alpha = p.dtype_double ? static_cast<const void*>(&one_d) : &one_f;
-  const void* beta_ptr = p.dtype_double ? static_cast<const void*>(&beta) : &beta_f;
+  const Scaling one(1.0), scaled_beta(beta);
+  const void* alpha = one.get(p.dtype_double);
+  const void* beta_ptr = scaled_beta.get(p.dtype_double);
   const size_t n = p.candidates.size();
   for (size_t i = 0; i < n; ++i) {
     const Candidate& c = p.candidates[i];
@@ -654,10 +621,9 @@ void add_bias(const char* op, cudnnHandle_t h, const Geometry& g, bool is_double
   EMBER_CUDNN_CHECK(op, cudnnCreateTensorDescriptor(&d.b));
   EMBER_CUDNN_CHECK(op,
                     cudnnSetTensor4dDescriptor(d.b, CUDNN_TENSOR_NCHW, dt, 1, to_int(g.o), 1, 1));
-  const float one_f = 1.0f;
-  const double one_d = 1.0;
-  const void* one = is_double ? static_cast<const void*>(&one_d) : &one_f;
-  EMBER_CUDNN_CHECK(op, cudnnAddTensor(h, one, d.b, bias, one, d.y, out));
+  const Scaling one(1.0);
+  EMBER_CUDNN_CHECK(op,
+                    cudnnAddTensor(h, one.get(is_double), d.b, bias, one.get(is_double), d.y, out));
 }
 
 // cuDNN takes the geometry as ints.

@@ -9,6 +9,7 @@
 #include <ember/cuda/batch.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
+#include <ember/cuda/launch.h>
 #include <ember/cuda/stream.h>
 
 namespace ember {
@@ -18,11 +19,6 @@ namespace {
 constexpr int kBlock = 256;
 // Enough blocks to fill every SM of an H200 several times over; grid-stride covers the rest.
 constexpr int64_t kMaxBlocks = 4096;
-
-int blocks_for(int64_t n) {
-  int64_t b = (n + kBlock - 1) / kBlock;
-  return static_cast<int>(b < kMaxBlocks ? b : kMaxBlocks);
-}
 
 // out [n], contiguous
 template <class T>
@@ -60,8 +56,8 @@ template <class T>
 void fill_typed(void* data, int64_t n, uint64_t bits) {
   T value;
   std::memcpy(&value, &bits, sizeof(T));
-  fill_contiguous<T>
-      <<<blocks_for(n), kBlock, 0, current_stream()>>>(static_cast<T*>(data), n, value);
+  fill_contiguous<T><<<grid_blocks(n, kBlock, kMaxBlocks), kBlock, 0, current_stream()>>>(
+      static_cast<T*>(data), n, value);
   EMBER_CUDA_KERNEL_CHECK("fill");
 }
 
@@ -69,8 +65,8 @@ template <class T>
 void fill_strided_typed(void* data, int64_t n, const StridedLayout& layout, uint64_t bits) {
   T value;
   std::memcpy(&value, &bits, sizeof(T));
-  fill_strided<T>
-      <<<blocks_for(n), kBlock, 0, current_stream()>>>(static_cast<T*>(data), n, layout, value);
+  fill_strided<T><<<grid_blocks(n, kBlock, kMaxBlocks), kBlock, 0, current_stream()>>>(
+      static_cast<T*>(data), n, layout, value);
   EMBER_CUDA_KERNEL_CHECK("fill");
 }
 
@@ -102,7 +98,7 @@ void launch_fill(void* data, int64_t n, int elem_size, uint64_t bits) {
   // 16-byte stores for the aligned bulk, element stores for the tail.
   if (reinterpret_cast<uintptr_t>(data) % 16 == 0 && nbytes >= 16) {
     const int64_t nvec = static_cast<int64_t>(nbytes / 16);
-    fill_contiguous<uint4><<<blocks_for(nvec), kBlock, 0, current_stream()>>>(
+    fill_contiguous<uint4><<<grid_blocks(nvec, kBlock, kMaxBlocks), kBlock, 0, current_stream()>>>(
         static_cast<uint4*>(data), nvec, replicate(bits, elem_size));
     EMBER_CUDA_KERNEL_CHECK("fill");
     const int64_t done = nvec * 16 / elem_size;

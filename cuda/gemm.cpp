@@ -7,8 +7,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
-#include <memory>
-#include <mutex>
+#include <utility>
 #include <vector>
 
 #include <ember/common/gemm_operand.h>
@@ -17,6 +16,7 @@
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/gemm_small.h>
+#include <ember/cuda/handle_pool.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/stream.h>
 
@@ -24,12 +24,7 @@ namespace ember {
 namespace cuda {
 namespace {
 
-// ---- cuBLAS handles: one per (thread, device) ----
-// A handle must not be used by two threads at once (cublasSetStream followed by a call
-// is not atomic), so each thread owns one per device. Handles of finished threads go
-// back to a pool instead of being destroyed: cublasDestroy may synchronize the device,
-// and at process exit the driver may already be gone.
-//
+// ---- cuBLAS handles: one per (thread, device), pooled (cuda/handle_pool.h) ----
 // Each handle gets a workspace per stream it runs on (as PyTorch does), 32 MiB by default
 // (EMBER_CUBLAS_WORKSPACE_MB): without one cuBLAS picks from fewer algorithms, which costs
 // up to 15% on large TF32 products on Hopper. A workspace is never shared by two streams, so
@@ -39,29 +34,6 @@ struct Handle {
   cudaStream_t stream = nullptr;  // the stream set last
   bool stream_set = false;
   std::vector<std::pair<cudaStream_t, void*>> workspaces;
-};
-
-struct HandlePool {
-  std::mutex mutex;
-  std::vector<std::vector<Handle*>> free_by_device;
-};
-
-HandlePool& pool() {
-  static HandlePool* p = new HandlePool;  // leaked: it must outlive thread_local holders
-  return *p;
-}
-
-struct ThreadHandles {
-  std::vector<Handle*> by_device;
-  ~ThreadHandles() {
-    HandlePool& p = pool();
-    std::lock_guard<std::mutex> lock(p.mutex);
-    for (size_t d = 0; d < by_device.size(); ++d) {
-      if (by_device[d] == nullptr) continue;
-      if (p.free_by_device.size() <= d) p.free_by_device.resize(d + 1);
-      p.free_by_device[d].push_back(by_device[d]);
-    }
-  }
 };
 
 size_t workspace_bytes() {
@@ -95,28 +67,11 @@ void bind_stream(Handle& handle, cudaStream_t stream) {
 
 // The calling thread's handle for `device` (already current), set to the current stream.
 cublasHandle_t handle_for(int device) {
-  thread_local ThreadHandles mine;
-  if (mine.by_device.size() <= static_cast<size_t>(device)) mine.by_device.resize(device + 1);
-  Handle*& handle = mine.by_device[device];
-  if (handle == nullptr) {
-    {
-      HandlePool& p = pool();
-      std::lock_guard<std::mutex> lock(p.mutex);
-      if (p.free_by_device.size() > static_cast<size_t>(device) &&
-          !p.free_by_device[device].empty()) {
-        handle = p.free_by_device[device].back();
-        p.free_by_device[device].pop_back();
-      }
-    }
-    if (handle == nullptr) {
-      auto fresh = std::make_unique<Handle>();
-      EMBER_CUBLAS_CHECK(cublasCreate(&fresh->h));
-      handle = fresh.release();  // pooled, never destroyed (see above)
-    }
-  }
+  Handle& handle = ThreadHandles<Handle>::get(
+      device, [](Handle& fresh) { EMBER_CUBLAS_CHECK(cublasCreate(&fresh.h)); });
   // Every call: the current stream may have changed since the last product.
-  bind_stream(*handle, current_stream());
-  return handle->h;
+  bind_stream(handle, current_stream());
+  return handle.h;
 }
 
 // ---- operands ----

@@ -10,6 +10,7 @@
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
+#include <ember/cuda/launch.h>
 #include <ember/cuda/stream.h>
 
 // The device-side assert that glibc's assert() becomes under nvcc; declared here because
@@ -23,11 +24,6 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int64_t kMaxBlocks = 4096;  // several waves on an H200; grid-stride does the rest
-
-int blocks_for(int64_t n) {
-  const int64_t b = (n + kBlock - 1) / kBlock;
-  return static_cast<int>(b < kMaxBlocks ? b : kMaxBlocks);
-}
 
 // Operand slots in the walk.
 enum { kDst = 0, kSrc = 1, kIdx = 2 };
@@ -137,7 +133,7 @@ void launch(const char* name, const Tensor& dst, const Tensor& src, const Tensor
   if (n == 0) return;
   const IndexLayout layout = make_layout(name, sizes, strides);
   DeviceGuard guard(dst.device().index());
-  index_kernel<kMode, T><<<blocks_for(n), kBlock, 0, current_stream()>>>(
+  index_kernel<kMode, T><<<grid_blocks(n, kBlock, kMaxBlocks), kBlock, 0, current_stream()>>>(
       dst.data_ptr<T>(), src.data_ptr<T>(), index.data_ptr<int64_t>(), n, layout, step, limit);
   EMBER_CUDA_KERNEL_CHECK(name);
 }

@@ -2,7 +2,8 @@
 // multi-tensor launches in the manner of PyTorch's multi_tensor_apply. The lists' pointers and
 // sizes travel in the kernel's argument block, each block takes one chunk of one tensor, and
 // one launch covers up to kMaxTensors tensors / kMaxBlocks chunks (more make a few launches).
-// No host synchronization: hyperparameters are host values. Math: common/optim_math.h.
+// No host synchronization: hyperparameters are host values. Math, and which functor runs over
+// which lists: common/optim_math.h.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -98,81 +99,21 @@ void multi_tensor_apply(const char* op, const F& f, std::initializer_list<Tensor
   if (nb > 0) launch();
 }
 
-template <class T>
-void sgd_typed(TensorList params, TensorList grads, TensorList bufs, const SgdStepArgs& a) {
-  if (a.momentum != 0) {
-    multi_tensor_apply<T>("sgd_step", optim_math::SgdStep<T, true>(a), {params, grads, bufs});
-  } else {
-    multi_tensor_apply<T>("sgd_step", optim_math::SgdStep<T, false>(a), {params, grads});
+// The CUDA launches for optim_math's kernels.
+struct MultiTensorApply {
+  template <class T, class F>
+  void operator()(T, const F& f, std::initializer_list<TensorList> lists) const {
+    multi_tensor_apply<T>(F::kName, f, lists);
   }
-}
-
-void sgd_step(TensorList params, TensorList grads, TensorList bufs, const SgdStepArgs& a) {
-  if (params.empty()) return;
-  if (params[0].dtype() == kFloat64) return sgd_typed<double>(params, grads, bufs, a);
-  sgd_typed<float>(params, grads, bufs, a);
-}
-
-template <class T>
-void adam_typed(TensorList params, TensorList grads, TensorList m, TensorList v, TensorList vmax,
-                const AdamStepArgs& a) {
-  if (a.amsgrad) {
-    multi_tensor_apply<T>("adam_step", optim_math::AdamStep<T, true>(a),
-                          {params, grads, m, v, vmax});
-  } else {
-    multi_tensor_apply<T>("adam_step", optim_math::AdamStep<T, false>(a), {params, grads, m, v});
-  }
-}
-
-void adam_step(TensorList params, TensorList grads, TensorList m, TensorList v, TensorList vmax,
-               const AdamStepArgs& a) {
-  if (params.empty()) return;
-  if (params[0].dtype() == kFloat64) return adam_typed<double>(params, grads, m, v, vmax, a);
-  adam_typed<float>(params, grads, m, v, vmax, a);
-}
-
-template <class T>
-void rmsprop_typed(TensorList params, TensorList grads, TensorList sq, TensorList ga,
-                   TensorList bufs, const RmspropStepArgs& a) {
-  using optim_math::RmspropStep;
-  const char* op = "rmsprop_step";
-  const bool momentum = a.momentum > 0;
-  if (a.centered && momentum) {
-    multi_tensor_apply<T>(op, RmspropStep<T, true, true>(a), {params, grads, sq, ga, bufs});
-  } else if (a.centered) {
-    multi_tensor_apply<T>(op, RmspropStep<T, true, false>(a), {params, grads, sq, ga});
-  } else if (momentum) {
-    multi_tensor_apply<T>(op, RmspropStep<T, false, true>(a), {params, grads, sq, bufs});
-  } else {
-    multi_tensor_apply<T>(op, RmspropStep<T, false, false>(a), {params, grads, sq});
-  }
-}
-
-void rmsprop_step(TensorList params, TensorList grads, TensorList sq, TensorList ga,
-                  TensorList bufs, const RmspropStepArgs& a) {
-  if (params.empty()) return;
-  if (params[0].dtype() == kFloat64) return rmsprop_typed<double>(params, grads, sq, ga, bufs, a);
-  rmsprop_typed<float>(params, grads, sq, ga, bufs, a);
-}
-
-void adagrad_step(TensorList params, TensorList grads, TensorList sums, const AdagradStepArgs& a) {
-  if (params.empty()) return;
-  if (params[0].dtype() == kFloat64) {
-    multi_tensor_apply<double>("adagrad_step", optim_math::AdagradStep<double>(a),
-                               {params, grads, sums});
-  } else {
-    multi_tensor_apply<float>("adagrad_step", optim_math::AdagradStep<float>(a),
-                              {params, grads, sums});
-  }
-}
+};
 
 }  // namespace
 
 void register_optim_kernels() {
-  register_kernel<Op::sgd_step>(kCUDA, &sgd_step);
-  register_kernel<Op::adam_step>(kCUDA, &adam_step);
-  register_kernel<Op::rmsprop_step>(kCUDA, &rmsprop_step);
-  register_kernel<Op::adagrad_step>(kCUDA, &adagrad_step);
+  register_kernel<Op::sgd_step>(kCUDA, &optim_math::sgd_step<MultiTensorApply>);
+  register_kernel<Op::adam_step>(kCUDA, &optim_math::adam_step<MultiTensorApply>);
+  register_kernel<Op::rmsprop_step>(kCUDA, &optim_math::rmsprop_step<MultiTensorApply>);
+  register_kernel<Op::adagrad_step>(kCUDA, &optim_math::adagrad_step<MultiTensorApply>);
 }
 
 }  // namespace cuda

@@ -5,7 +5,9 @@
 // and every element of grad_in is written). Semantics are PyTorch's (see core/ops.def).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include <ember/core/dispatch.h>
 #include <ember/core/dtype.h>
@@ -13,6 +15,7 @@
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
+#include <ember/cuda/launch.h>
 #include <ember/cuda/stream.h>
 
 namespace ember {
@@ -21,13 +24,6 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int64_t kMaxBlocks = 1 << 16;  // grid-stride beyond that
-// 32-bit index math when every linear index, plus one grid stride, stays below 2^31.
-constexpr int64_t kMax32 = int64_t(1) << 30;
-
-unsigned blocks_for(int64_t n) {
-  const int64_t b = (n + kBlock - 1) / kBlock;
-  return static_cast<unsigned>(b < kMaxBlocks ? b : kMaxBlocks);
-}
 
 // The geometry of one pooling, in the kernels' index type I. Planes: N * C of them, H x W in,
 // OH x OW out. Fixed windows start at o * stride - pad and take taps dilation apart.
@@ -91,6 +87,46 @@ __device__ __forceinline__ bool is_nan(T v) {
   return v != v;
 }
 
+// Element i of a contiguous [planes, rows, cols] tensor: its plane, row and column.
+template <class I>
+struct PlanePos {
+  I plane, row, col;
+};
+template <class I>
+__device__ __forceinline__ PlanePos<I> plane_pos(I i, I rows, I cols) {
+  const I t = i / cols;
+  return {t / rows, t % rows, i % cols};
+}
+
+// Rows [h0, h1) and columns [w0, w1) of a plane.
+template <class I>
+struct Rect {
+  I h0, h1, w0, w1;
+};
+
+// Output (oh, ow)'s adaptive window in the input.
+template <class I>
+__device__ __forceinline__ Rect<I> adaptive_window(I oh, I ow, const Dims<I>& d) {
+  return {adaptive_start(oh, d.oh, d.h), adaptive_end(oh, d.oh, d.h), adaptive_start(ow, d.ow, d.w),
+          adaptive_end(ow, d.ow, d.w)};
+}
+
+// The outputs whose windows cover input (h, w): adaptive windows, or fixed ones that span
+// extent_h x extent_w input elements (from the first tap to the last).
+template <bool kAdaptive, class I>
+__device__ __forceinline__ Rect<I> covering_outputs(I h, I w, const Dims<I>& d, I extent_h,
+                                                    I extent_w) {
+  if constexpr (kAdaptive) {
+    return {adaptive_start(h, d.h, d.oh), adaptive_end(h, d.h, d.oh), adaptive_start(w, d.w, d.ow),
+            adaptive_end(w, d.w, d.ow)};
+  } else {
+    return {h + d.ph < extent_h ? I(0) : (h + d.ph - extent_h) / d.sh + 1,
+            lo((h + d.ph) / d.sh + 1, d.oh),
+            w + d.pw < extent_w ? I(0) : (w + d.pw - extent_w) / d.sw + 1,
+            lo((w + d.pw) / d.sw + 1, d.ow)};
+  }
+}
+
 // ---- max pooling ----
 
 // in [NC, H, W]; out, indices [NC, OH, OW] (total = NC * OH * OW). indices: the winner's
@@ -102,33 +138,23 @@ __global__ void max_pool_forward(const T* __restrict__ in, T* __restrict__ out,
   const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
   for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
        i < total; i += step) {
-    const I ow = i % d.ow;
-    const I t = i / d.ow;
-    const I oh = t % d.oh;
-    const I plane = t / d.oh;
-    const T* src = in + plane * (d.h * d.w);
-    I hstart, hend, wstart, wend, hstep, wstep;
+    const PlanePos<I> o = plane_pos(i, d.oh, d.ow);
+    const T* src = in + o.plane * (d.h * d.w);
+    Rect<I> r;  // the taps: rows r.h0, r.h0 + hstep, ... below r.h1; columns likewise
+    I hstep = 1, wstep = 1;
     if constexpr (kAdaptive) {
-      hstart = adaptive_start(oh, d.oh, d.h);
-      hend = adaptive_end(oh, d.oh, d.h);
-      wstart = adaptive_start(ow, d.ow, d.w);
-      wend = adaptive_end(ow, d.ow, d.w);
-      hstep = 1;
-      wstep = 1;
+      r = adaptive_window(o.row, o.col, d);
     } else {
-      hstart = oh * d.sh - d.ph;
-      wstart = ow * d.sw - d.pw;
-      hend = lo(hstart + (d.kh - 1) * d.dh + 1, d.h);
-      wend = lo(wstart + (d.kw - 1) * d.dw + 1, d.w);
-      hstart = first_tap(hstart, d.dh);
-      wstart = first_tap(wstart, d.dw);
+      const I hstart = o.row * d.sh - d.ph, wstart = o.col * d.sw - d.pw;
+      r = {first_tap(hstart, d.dh), lo(hstart + (d.kh - 1) * d.dh + 1, d.h),
+           first_tap(wstart, d.dw), lo(wstart + (d.kw - 1) * d.dw + 1, d.w)};
       hstep = d.dh;
       wstep = d.dw;
     }
     T best = -INFINITY;
-    I best_index = hstart * d.w + wstart;  // PyTorch's choice for a window of padding only
-    for (I h = hstart; h < hend; h += hstep) {
-      for (I w = wstart; w < wend; w += wstep) {
+    I best_index = r.h0 * d.w + r.w0;  // PyTorch's choice for a window of padding only
+    for (I h = r.h0; h < r.h1; h += hstep) {
+      for (I w = r.w0; w < r.w1; w += wstep) {
         const T v = src[h * d.w + w];
         if (v > best || is_nan(v)) {
           best = v;
@@ -152,28 +178,14 @@ __global__ void max_pool_backward(const T* __restrict__ grad_out,
   const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
   for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
        i < total; i += step) {
-    const I w = i % d.w;
-    const I t = i / d.w;
-    const I h = t % d.h;
-    const I plane = t / d.h;
-    I ohstart, ohend, owstart, owend;
-    if constexpr (kAdaptive) {
-      ohstart = adaptive_start(h, d.h, d.oh);
-      ohend = adaptive_end(h, d.h, d.oh);
-      owstart = adaptive_start(w, d.w, d.ow);
-      owend = adaptive_end(w, d.w, d.ow);
-    } else {
-      const I extent_h = (d.kh - 1) * d.dh + 1, extent_w = (d.kw - 1) * d.dw + 1;
-      ohstart = h + d.ph < extent_h ? 0 : (h + d.ph - extent_h) / d.sh + 1;
-      owstart = w + d.pw < extent_w ? 0 : (w + d.pw - extent_w) / d.sw + 1;
-      ohend = lo((h + d.ph) / d.sh + 1, d.oh);
-      owend = lo((w + d.pw) / d.sw + 1, d.ow);
-    }
-    const I offset = plane * (d.oh * d.ow);
-    const int64_t me = h * d.w + w;
+    const PlanePos<I> p = plane_pos(i, d.h, d.w);
+    const Rect<I> outs =
+        covering_outputs<kAdaptive>(p.row, p.col, d, (d.kh - 1) * d.dh + 1, (d.kw - 1) * d.dw + 1);
+    const I offset = p.plane * (d.oh * d.ow);
+    const int64_t me = p.row * d.w + p.col;
     T sum = 0;
-    for (I oh = ohstart; oh < ohend; ++oh) {
-      for (I ow = owstart; ow < owend; ++ow) {
+    for (I oh = outs.h0; oh < outs.h1; ++oh) {
+      for (I ow = outs.w0; ow < outs.w1; ++ow) {
         const I o = offset + oh * d.ow + ow;
         if (indices[o] == me) sum += grad_out[o];
       }
@@ -223,22 +235,18 @@ __global__ void avg_pool_forward(const T* __restrict__ in, T* __restrict__ out, 
   const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
   for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
        i < total; i += step) {
-    const I ow = i % d.ow;
-    const I t = i / d.ow;
-    const I oh = t % d.oh;
-    const I plane = t / d.oh;
-    const T* src = in + plane * (d.h * d.w);
+    const PlanePos<I> o = plane_pos(i, d.oh, d.ow);
+    const T* src = in + o.plane * (d.h * d.w);
     T sum = 0;
     if constexpr (kAdaptive) {
-      const I hstart = adaptive_start(oh, d.oh, d.h), hend = adaptive_end(oh, d.oh, d.h);
-      const I wstart = adaptive_start(ow, d.ow, d.w), wend = adaptive_end(ow, d.ow, d.w);
-      for (I h = hstart; h < hend; ++h) {
-        for (I w = wstart; w < wend; ++w) sum += src[h * d.w + w];
+      const Rect<I> r = adaptive_window(o.row, o.col, d);
+      for (I h = r.h0; h < r.h1; ++h) {
+        for (I w = r.w0; w < r.w1; ++w) sum += src[h * d.w + w];
       }
-      out[i] = sum / static_cast<T>(hend - hstart) / static_cast<T>(wend - wstart);
+      out[i] = sum / static_cast<T>(r.h1 - r.h0) / static_cast<T>(r.w1 - r.w0);
     } else {
       AvgWindow<I> win;
-      if (!avg_window(oh, ow, d, win)) {
+      if (!avg_window(o.row, o.col, d, win)) {
         out[i] = 0;
         continue;
       }
@@ -258,29 +266,21 @@ __global__ void avg_pool_backward(const T* __restrict__ grad_out, T* __restrict_
   const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
   for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
        i < total; i += step) {
-    const I w = i % d.w;
-    const I t = i / d.w;
-    const I h = t % d.h;
-    const I plane = t / d.h;
-    const T* g = grad_out + plane * (d.oh * d.ow);
+    const PlanePos<I> p = plane_pos(i, d.h, d.w);
+    const T* g = grad_out + p.plane * (d.oh * d.ow);
+    const Rect<I> outs = covering_outputs<kAdaptive>(p.row, p.col, d, d.kh, d.kw);
     T sum = 0;
     if constexpr (kAdaptive) {
-      const I ohstart = adaptive_start(h, d.h, d.oh), ohend = adaptive_end(h, d.h, d.oh);
-      const I owstart = adaptive_start(w, d.w, d.ow), owend = adaptive_end(w, d.w, d.ow);
-      for (I oh = ohstart; oh < ohend; ++oh) {
+      for (I oh = outs.h0; oh < outs.h1; ++oh) {
         const T kh = static_cast<T>(adaptive_end(oh, d.oh, d.h) - adaptive_start(oh, d.oh, d.h));
-        for (I ow = owstart; ow < owend; ++ow) {
+        for (I ow = outs.w0; ow < outs.w1; ++ow) {
           const T kw = static_cast<T>(adaptive_end(ow, d.ow, d.w) - adaptive_start(ow, d.ow, d.w));
           sum += g[oh * d.ow + ow] / kh / kw;
         }
       }
     } else {
-      const I ohstart = h + d.ph < d.kh ? 0 : (h + d.ph - d.kh) / d.sh + 1;
-      const I owstart = w + d.pw < d.kw ? 0 : (w + d.pw - d.kw) / d.sw + 1;
-      const I ohend = lo((h + d.ph) / d.sh + 1, d.oh);
-      const I owend = lo((w + d.pw) / d.sw + 1, d.ow);
-      for (I oh = ohstart; oh < ohend; ++oh) {
-        for (I ow = owstart; ow < owend; ++ow) {
+      for (I oh = outs.h0; oh < outs.h1; ++oh) {
+        for (I ow = outs.w0; ow < outs.w1; ++ow) {
           AvgWindow<I> win;
           if (!avg_window(oh, ow, d, win)) continue;
           sum += g[oh * d.ow + ow] / static_cast<T>(win.divisor);
@@ -293,139 +293,93 @@ __global__ void avg_pool_backward(const T* __restrict__ grad_out, T* __restrict_
 
 // ---- launchers ----
 
-bool fits_32bit(const Tensor& a, const Tensor& b) {
-  return a.numel() < kMax32 && b.numel() < kMax32;
-}
-
 void check_pool_inputs(const char* op, const Tensor& in, const Tensor& out) {
   EMBER_CHECK(in.dim() == 4 && out.dim() == 4 && in.is_contiguous() && out.is_contiguous(), op,
               ": the CUDA kernel expects contiguous [N, C, H, W] tensors");
 }
 
+// One pooling launch: the geometry in the index type I, the number of threads (one per element
+// of the tensor the kernel writes) and the grid for them, on stream.
+template <class I>
+struct PoolLaunch {
+  Dims<I> d;
+  I total;
+  unsigned blocks;
+  cudaStream_t stream;
+};
+
+// What the four pooling kernels share: checks in [N, C, H, W] and out [N, C, OH, OW]; unless
+// `threads` (the tensor the kernel writes, one thread per element) is empty, calls
+// launch(T{}, adaptive, PoolLaunch<I>) on its device, with T in's dtype (float32 or float64),
+// adaptive a std::bool_constant of args.adaptive and I the index type for in and out
+// (cuda/launch.h); then checks the launch.
+template <class Launch>
+void launch_pool(const char* op, const Tensor& in, const Tensor& out, const Tensor& threads,
+                 const PoolArgs& args, const Launch& launch) {
+  check_pool_inputs(op, in, out);
+  const int64_t n = threads.numel();
+  if (n == 0) return;
+  DeviceGuard guard(threads.device().index());
+  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), op, [&] {
+    cudaStream_t stream = current_stream();
+    with_index_type(std::max(in.numel(), out.numel()), [&](auto index_tag) {
+      using I = decltype(index_tag);
+      const PoolLaunch<I> l{make_dims<I>(in, out, args), static_cast<I>(n),
+                            grid_blocks(n, kBlock, kMaxBlocks), stream};
+      if (args.adaptive) {
+        launch(scalar_t{}, std::true_type{}, l);
+      } else {
+        launch(scalar_t{}, std::false_type{}, l);
+      }
+    });
+    EMBER_CUDA_KERNEL_CHECK(op);
+  });
+}
+
 // out [N, C, OH, OW], indices (int64, out's shape) from in [N, C, H, W].
 void max_pool2d_kernel(const Tensor& out, const Tensor& indices, const Tensor& in,
                        const PoolArgs& args) {
-  check_pool_inputs("max_pool2d", in, out);
-  if (out.numel() == 0) return;
-  DeviceGuard guard(out.device().index());
-  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "max_pool2d", [&] {
-    const scalar_t* src = in.data_ptr<scalar_t>();
-    scalar_t* dst = out.data_ptr<scalar_t>();
-    int64_t* idx = indices.data_ptr<int64_t>();
-    cudaStream_t stream = current_stream();
-    const int64_t total = out.numel();
-    auto launch = [&](auto index_tag) {
-      using I = decltype(index_tag);
-      const Dims<I> d = make_dims<I>(in, out, args);
-      if (args.adaptive) {
-        max_pool_forward<scalar_t, I, true>
-            <<<blocks_for(total), kBlock, 0, stream>>>(src, dst, idx, static_cast<I>(total), d);
-      } else {
-        max_pool_forward<scalar_t, I, false>
-            <<<blocks_for(total), kBlock, 0, stream>>>(src, dst, idx, static_cast<I>(total), d);
-      }
-    };
-    if (fits_32bit(in, out)) {
-      launch(int32_t{});
-    } else {
-      launch(int64_t{});
-    }
-    EMBER_CUDA_KERNEL_CHECK("max_pool2d");
+  launch_pool("max_pool2d", in, out, out, args, [&](auto t, auto adaptive, const auto& l) {
+    using T = decltype(t);
+    max_pool_forward<T, decltype(l.total), decltype(adaptive)::value>
+        <<<l.blocks, kBlock, 0, l.stream>>>(in.data_ptr<T>(), out.data_ptr<T>(),
+                                            indices.data_ptr<int64_t>(), l.total, l.d);
   });
 }
 
 // grad_in [N, C, H, W] from grad_out and indices [N, C, OH, OW].
 void max_pool2d_backward_kernel(const Tensor& grad_in, const Tensor& grad_out,
                                 const Tensor& indices, const PoolArgs& args) {
-  check_pool_inputs("max_pool2d_backward", grad_in, grad_out);
-  if (grad_in.numel() == 0) return;
-  DeviceGuard guard(grad_in.device().index());
-  EMBER_DISPATCH_FLOATING_TYPES(grad_in.dtype(), "max_pool2d_backward", [&] {
-    const scalar_t* g = grad_out.data_ptr<scalar_t>();
-    const int64_t* idx = indices.data_ptr<int64_t>();
-    scalar_t* dst = grad_in.data_ptr<scalar_t>();
-    cudaStream_t stream = current_stream();
-    const int64_t total = grad_in.numel();
-    auto launch = [&](auto index_tag) {
-      using I = decltype(index_tag);
-      const Dims<I> d = make_dims<I>(grad_in, grad_out, args);
-      if (args.adaptive) {
-        max_pool_backward<scalar_t, I, true>
-            <<<blocks_for(total), kBlock, 0, stream>>>(g, idx, dst, static_cast<I>(total), d);
-      } else {
-        max_pool_backward<scalar_t, I, false>
-            <<<blocks_for(total), kBlock, 0, stream>>>(g, idx, dst, static_cast<I>(total), d);
-      }
-    };
-    if (fits_32bit(grad_in, grad_out)) {
-      launch(int32_t{});
-    } else {
-      launch(int64_t{});
-    }
-    EMBER_CUDA_KERNEL_CHECK("max_pool2d_backward");
-  });
+  launch_pool("max_pool2d_backward", grad_in, grad_out, grad_in, args,
+              [&](auto t, auto adaptive, const auto& l) {
+                using T = decltype(t);
+                max_pool_backward<T, decltype(l.total), decltype(adaptive)::value>
+                    <<<l.blocks, kBlock, 0, l.stream>>>(grad_out.data_ptr<T>(),
+                                                        indices.data_ptr<int64_t>(),
+                                                        grad_in.data_ptr<T>(), l.total, l.d);
+              });
 }
 
 // out [N, C, OH, OW] from in [N, C, H, W]; indices is undefined.
 void avg_pool2d_kernel(const Tensor& out, const Tensor& indices, const Tensor& in,
                        const PoolArgs& args) {
-  check_pool_inputs("avg_pool2d", in, out);
-  if (out.numel() == 0) return;
-  DeviceGuard guard(out.device().index());
-  EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "avg_pool2d", [&] {
-    const scalar_t* src = in.data_ptr<scalar_t>();
-    scalar_t* dst = out.data_ptr<scalar_t>();
-    cudaStream_t stream = current_stream();
-    const int64_t total = out.numel();
-    auto launch = [&](auto index_tag) {
-      using I = decltype(index_tag);
-      const Dims<I> d = make_dims<I>(in, out, args);
-      if (args.adaptive) {
-        avg_pool_forward<scalar_t, I, true>
-            <<<blocks_for(total), kBlock, 0, stream>>>(src, dst, static_cast<I>(total), d);
-      } else {
-        avg_pool_forward<scalar_t, I, false>
-            <<<blocks_for(total), kBlock, 0, stream>>>(src, dst, static_cast<I>(total), d);
-      }
-    };
-    if (fits_32bit(in, out)) {
-      launch(int32_t{});
-    } else {
-      launch(int64_t{});
-    }
-    EMBER_CUDA_KERNEL_CHECK("avg_pool2d");
+  launch_pool("avg_pool2d", in, out, out, args, [&](auto t, auto adaptive, const auto& l) {
+    using T = decltype(t);
+    avg_pool_forward<T, decltype(l.total), decltype(adaptive)::value>
+        <<<l.blocks, kBlock, 0, l.stream>>>(in.data_ptr<T>(), out.data_ptr<T>(), l.total, l.d);
   });
 }
 
 // grad_in [N, C, H, W] from grad_out [N, C, OH, OW]; indices is undefined.
 void avg_pool2d_backward_kernel(const Tensor& grad_in, const Tensor& grad_out,
                                 const Tensor& indices, const PoolArgs& args) {
-  check_pool_inputs("avg_pool2d_backward", grad_in, grad_out);
-  if (grad_in.numel() == 0) return;
-  DeviceGuard guard(grad_in.device().index());
-  EMBER_DISPATCH_FLOATING_TYPES(grad_in.dtype(), "avg_pool2d_backward", [&] {
-    const scalar_t* g = grad_out.data_ptr<scalar_t>();
-    scalar_t* dst = grad_in.data_ptr<scalar_t>();
-    cudaStream_t stream = current_stream();
-    const int64_t total = grad_in.numel();
-    auto launch = [&](auto index_tag) {
-      using I = decltype(index_tag);
-      const Dims<I> d = make_dims<I>(grad_in, grad_out, args);
-      if (args.adaptive) {
-        avg_pool_backward<scalar_t, I, true>
-            <<<blocks_for(total), kBlock, 0, stream>>>(g, dst, static_cast<I>(total), d);
-      } else {
-        avg_pool_backward<scalar_t, I, false>
-            <<<blocks_for(total), kBlock, 0, stream>>>(g, dst, static_cast<I>(total), d);
-      }
-    };
-    if (fits_32bit(grad_in, grad_out)) {
-      launch(int32_t{});
-    } else {
-      launch(int64_t{});
-    }
-    EMBER_CUDA_KERNEL_CHECK("avg_pool2d_backward");
-  });
+  launch_pool("avg_pool2d_backward", grad_in, grad_out, grad_in, args,
+              [&](auto t, auto adaptive, const auto& l) {
+                using T = decltype(t);
+                avg_pool_backward<T, decltype(l.total), decltype(adaptive)::value>
+                    <<<l.blocks, kBlock, 0, l.stream>>>(grad_out.data_ptr<T>(),
+                                                        grad_in.data_ptr<T>(), l.total, l.d);
+              });
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
+#include <ember/cuda/launch.h>
 #include <ember/cuda/stream.h>
 
 namespace ember {
@@ -18,11 +19,6 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int64_t kMaxBlocks = 4096;  // several waves on an H200; grid-stride does the rest
-
-int blocks_for(int64_t n) {
-  const int64_t b = (n + kBlock - 1) / kBlock;
-  return static_cast<int>(b < kMaxBlocks ? b : kMaxBlocks);
-}
 
 // One thread per counter: counter offset + c yields the elements [c * kPerCounter,
 // (c + 1) * kPerCounter) of contiguous out through gen(words, values), as the CPU's
@@ -129,8 +125,9 @@ void philox_fill(const char* name, const Tensor& out, uint64_t seed, uint64_t of
   const Tensor target =
       out.is_contiguous() ? out : empty_on(out.sizes(), out.dtype(), out.device());
   const int64_t ncounters = (numel + kPerCounter - 1) / kPerCounter;
-  philox_kernel<T, kPerCounter, Gen><<<blocks_for(ncounters), kBlock, 0, current_stream()>>>(
-      target.data_ptr<T>(), numel, seed, offset, gen);
+  philox_kernel<T, kPerCounter, Gen>
+      <<<grid_blocks(ncounters, kBlock, kMaxBlocks), kBlock, 0, current_stream()>>>(
+          target.data_ptr<T>(), numel, seed, offset, gen);
   EMBER_CUDA_KERNEL_CHECK(name);
   if (!out.is_contiguous()) kernel<Op::copy>(kCUDA)(out, target, false);
 }

@@ -1,12 +1,11 @@
-// CUDA reductions: sum prod mean amax amin var norm all any over any set of dims, with the
-// CPU kernels' accumulation types. The loops are in cuda/reduce.cuh; here are the reducers.
+// CUDA reductions: sum prod mean amax amin var norm all any over any set of dims. The loops are
+// in cuda/reduce.cuh; the reducers are the CPU kernels' (common/reduce_math.h), adapted here.
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstdint>
-#include <limits>
-#include <type_traits>
 
+#include <ember/common/reduce_math.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/cuda/allocator.h>
@@ -20,222 +19,33 @@ namespace {
 
 using reduce_detail::launch_reduce;
 
-using common::is_nan;
-
-template <class A>
-__device__ A abs_of(A x) {
-  if constexpr (std::is_same<A, float>::value) return fabsf(x);
-  if constexpr (std::is_same<A, double>::value) return ::fabs(x);
-  return x < A(0) ? A(-x) : x;
-}
-
-// As the CPU: float elements accumulate in float within a thread (its lanes), and the
-// threads' totals combine in double; integers wrap (sums in uint64).
-template <class T>
-struct SumTypes {
-  using Acc = std::conditional_t<std::is_integral<T>::value, uint64_t, T>;
-  using Total = std::conditional_t<std::is_integral<T>::value, uint64_t, double>;
-};
-
-// ---- element maps and projections of the additive reducers ----
-
-struct Id {
-  template <class A, class T>
-  __device__ static A apply(T x) {
-    return static_cast<A>(x);
-  }
-};
-struct Abs {
-  template <class A, class T>
-  __device__ static A apply(T x) {
-    return abs_of(static_cast<A>(x));
-  }
-};
-struct Square {
-  template <class A, class T>
-  __device__ static A apply(T x) {
-    return static_cast<A>(x) * static_cast<A>(x);
-  }
-};
-struct NonZero {
-  template <class A, class T>
-  __device__ static A apply(T x) {
-    return x != T(0) ? A(1) : A(0);
-  }
-};
-struct AsIs {
-  template <class T, class Total>
-  __device__ static T apply(Total t, int64_t) {
-    return static_cast<T>(t);
-  }
-};
-struct Average {
-  template <class T, class Total>
-  __device__ static T apply(Total t, int64_t n) {
-    return static_cast<T>(static_cast<double>(t) / static_cast<double>(n));
-  }
-};
-struct Sqrt {
-  template <class T, class Total>
-  __device__ static T apply(Total t, int64_t) {
-    return static_cast<T>(::sqrt(static_cast<double>(t)));
-  }
-};
-
-// ---- reducers (see the interface at the top of cuda/reduce.cuh) ----
-
-template <class T, class Map, class Project>
-struct Additive {
+// A reducer of common/reduce_math.h as the engine takes it (the interface at the top of
+// cuda/reduce.cuh): the results go to out (Out: double for var's first pass); param is what
+// R::project reads (var's correction, norm's p) and, where R takes a shift, the shift (norm's
+// p; var's second pass has its own, below).
+template <class R, class T, class Out = T>
+struct Reducer {
   using In = T;
-  using Acc = typename SumTypes<T>::Acc;
-  using Total = typename SumTypes<T>::Total;
-  using Shift = int;
-  T* out;
-  __device__ Acc identity() const { return Acc(0); }
-  __device__ Shift shift(int64_t) const { return 0; }
-  __device__ Acc map(T x, int64_t, Shift) const { return Map::template apply<Acc>(x); }
+  using Acc = typename R::Acc;
+  using Total = typename R::Total;
+  using Shift = Acc;
+  Out* out;
+  double param = 0;
+  __device__ Acc identity() const { return R::identity(); }
+  __device__ Shift shift(int64_t) const { return R::kShift ? Acc(param) : Acc(); }
+  __device__ Acc map(T x, int64_t, Shift s) const { return R::map(x, s); }
   template <class A>
   __device__ A combine(A a, A b) const {
-    return a + b;
+    return R::combine(a, b);
   }
-  __device__ void write(int64_t o, Total t, int64_t n) const {
-    out[o] = Project::template apply<T>(t, n);
-  }
+  __device__ void write(int64_t o, Total t, int64_t n) const { out[o] = R::project(t, n, param); }
 };
 
+// var's second pass: the shift is the output's mean (from the first pass), param the correction.
 template <class T>
-using SumR = Additive<T, Id, AsIs>;
-template <class T>
-using MeanR = Additive<T, Id, Average>;
-template <class T>
-using Norm1R = Additive<T, Abs, AsIs>;
-template <class T>
-using Norm2R = Additive<T, Square, Sqrt>;
-template <class T>
-using Norm0R = Additive<T, NonZero, AsIs>;
-
-template <class T>
-struct ProdR {
-  using In = T;
-  using Acc = typename SumTypes<T>::Acc;
-  using Total = typename SumTypes<T>::Total;
-  using Shift = int;
-  T* out;
-  __device__ Acc identity() const { return Acc(1); }
-  __device__ Shift shift(int64_t) const { return 0; }
-  __device__ Acc map(T x, int64_t, Shift) const { return static_cast<Acc>(x); }
-  template <class A>
-  __device__ A combine(A a, A b) const {
-    return a * b;
-  }
-  __device__ void write(int64_t o, Total t, int64_t) const { out[o] = static_cast<T>(t); }
-};
-
-// (sum |x|^p)^(1/p) in double, for p other than 0, 1, 2 and +-inf.
-template <class T>
-struct NormPR {
-  using In = T;
-  using Acc = double;
-  using Total = double;
-  using Shift = int;
-  T* out;
-  double p;
-  __device__ Acc identity() const { return 0; }
-  __device__ Shift shift(int64_t) const { return 0; }
-  __device__ Acc map(T x, int64_t, Shift) const { return ::pow(::fabs(static_cast<double>(x)), p); }
-  template <class A>
-  __device__ A combine(A a, A b) const {
-    return a + b;
-  }
-  __device__ void write(int64_t o, Total t, int64_t) const {
-    out[o] = static_cast<T>(::pow(t, 1.0 / p));
-  }
-};
-
-// Max (kMax) or min of M(x); a NaN wins, as in PyTorch and the CPU kernel.
-template <class T, bool kMax, class M = Id>
-struct ExtremumR {
-  using In = T;
-  using Acc = T;
-  using Total = T;
-  using Shift = int;
-  T* out;
-  __device__ Acc identity() const {
-    if constexpr (std::is_floating_point<T>::value) {
-      return kMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
-    }
-    return kMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
-  }
-  __device__ Shift shift(int64_t) const { return 0; }
-  __device__ Acc map(T x, int64_t, Shift) const { return M::template apply<T>(x); }
-  template <class A>
-  __device__ A combine(A a, A b) const {
-    return ((kMax ? a > b : a < b) || is_nan(a)) ? a : b;
-  }
-  __device__ void write(int64_t o, Total t, int64_t) const { out[o] = t; }
-};
-
-// all/any over bool, or over uint8 giving uint8 0/1.
-template <bool kAll, class T>
-struct LogicalR {
-  using In = T;
-  using Acc = bool;
-  using Total = bool;
-  using Shift = int;
-  T* out;
-  __device__ Acc identity() const { return kAll; }
-  __device__ Shift shift(int64_t) const { return 0; }
-  __device__ Acc map(T x, int64_t, Shift) const { return x != T(0); }
-  template <class A>
-  __device__ A combine(A a, A b) const {
-    return kAll ? (a && b) : (a || b);
-  }
-  __device__ void write(int64_t o, Total t, int64_t) const { out[o] = static_cast<T>(t); }
-};
-
-// First pass of var: the mean of each output, in double.
-template <class T>
-struct MeanDoubleR {
-  using In = T;
-  using Acc = double;
-  using Total = double;
-  using Shift = int;
-  double* mean;
-  __device__ Acc identity() const { return 0; }
-  __device__ Shift shift(int64_t) const { return 0; }
-  __device__ Acc map(T x, int64_t, Shift) const { return static_cast<double>(x); }
-  template <class A>
-  __device__ A combine(A a, A b) const {
-    return a + b;
-  }
-  __device__ void write(int64_t o, Total t, int64_t n) const {
-    mean[o] = t / static_cast<double>(n);
-  }
-};
-
-// Second pass of var: squared deviations from the first pass's mean, in double.
-template <class T>
-struct SquaredDevR {
-  using In = T;
-  using Acc = double;
-  using Total = double;
-  using Shift = double;
-  T* out;
+struct SquaredDevReducer : Reducer<common::SquaredDevR<T>, T> {
   const double* mean;
-  double correction;
-  __device__ Acc identity() const { return 0; }
-  __device__ Shift shift(int64_t o) const { return mean[o]; }
-  __device__ Acc map(T x, int64_t, Shift m) const {
-    const double d = static_cast<double>(x) - m;
-    return d * d;
-  }
-  template <class A>
-  __device__ A combine(A a, A b) const {
-    return a + b;
-  }
-  __device__ void write(int64_t o, Total t, int64_t n) const {
-    out[o] = static_cast<T>(t / ::fmax(0.0, static_cast<double>(n) - correction));
-  }
+  __device__ double shift(int64_t o) const { return mean[o]; }
 };
 
 // ---- kernels ----
@@ -245,11 +55,11 @@ void additive(const char* name, const Tensor& out, const Tensor& in, IntArrayRef
   DeviceGuard guard(out.device().index());
   switch (in.dtype()) {
     case kFloat32:
-      return launch_reduce(name, R<float>{out.data_ptr<float>()}, in, dims);
+      return launch_reduce(name, Reducer<R<float>, float>{out.data_ptr<float>()}, in, dims);
     case kFloat64:
-      return launch_reduce(name, R<double>{out.data_ptr<double>()}, in, dims);
+      return launch_reduce(name, Reducer<R<double>, double>{out.data_ptr<double>()}, in, dims);
     case kInt64:
-      return launch_reduce(name, R<int64_t>{out.data_ptr<int64_t>()}, in, dims);
+      return launch_reduce(name, Reducer<R<int64_t>, int64_t>{out.data_ptr<int64_t>()}, in, dims);
     default:
       EMBER_THROW(name, ": dtype ", in.dtype(), " is not supported by the CUDA kernel");
   }
@@ -259,22 +69,22 @@ template <template <class> class R>
 void floating(const char* name, const Tensor& out, const Tensor& in, IntArrayRef dims) {
   DeviceGuard guard(out.device().index());
   EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), name, [&] {
-    launch_reduce(name, R<scalar_t>{out.data_ptr<scalar_t>()}, in, dims);
+    launch_reduce(name, Reducer<R<scalar_t>, scalar_t>{out.data_ptr<scalar_t>()}, in, dims);
   });
 }
 
 void sum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
   if (batch::try_reduce(batch::Code::kSum, out, in)) return;
-  additive<SumR>("sum", out, in, dims);
+  additive<common::SumR>("sum", out, in, dims);
 }
 
 void prod_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
-  additive<ProdR>("prod", out, in, dims);
+  additive<common::ProdR>("prod", out, in, dims);
 }
 
 void mean_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar&) {
   if (batch::try_reduce(batch::Code::kMean, out, in)) return;
-  floating<MeanR>("mean", out, in, dims);
+  floating<common::MeanR>("mean", out, in, dims);
 }
 
 template <bool kMax>
@@ -282,7 +92,8 @@ void extremum_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, cons
   const char* name = kMax ? "amax" : "amin";
   DeviceGuard guard(out.device().index());
   EMBER_DISPATCH_ALL_TYPES(in.dtype(), name, [&] {
-    launch_reduce(name, ExtremumR<scalar_t, kMax>{out.data_ptr<scalar_t>()}, in, dims);
+    using R = common::ExtremumR<scalar_t, kMax>;
+    launch_reduce(name, Reducer<R, scalar_t>{out.data_ptr<scalar_t>()}, in, dims);
   });
 }
 
@@ -291,12 +102,13 @@ void logical_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const
   const char* name = kAll ? "all" : "any";
   DeviceGuard guard(out.device().index());
   if (in.dtype() == kUInt8 && out.dtype() == kUInt8) {
-    return launch_reduce(name, LogicalR<kAll, uint8_t>{out.data_ptr<uint8_t>()}, in, dims);
+    using R = common::LogicalR<kAll, uint8_t>;
+    return launch_reduce(name, Reducer<R, uint8_t>{out.data_ptr<uint8_t>()}, in, dims);
   }
   EMBER_CHECK(in.dtype() == kBool && out.dtype() == kBool, name,
               ": the CUDA kernel takes bool (or uint8 to uint8), got ", in.dtype(), " to ",
               out.dtype());
-  launch_reduce(name, LogicalR<kAll, bool>{out.data_ptr<bool>()}, in, dims);
+  launch_reduce(name, Reducer<common::LogicalR<kAll, bool>, bool>{out.data_ptr<bool>()}, in, dims);
 }
 
 // Two passes (the mean, then squared deviations from it), both in double as on the CPU:
@@ -306,25 +118,32 @@ void var_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Sca
   EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "var", [&] {
     Tensor mean = empty_on({out.numel()}, kFloat64, out.device());
     double* m = mean.data_ptr<double>();
-    launch_reduce("var", MeanDoubleR<scalar_t>{m}, in, dims);
-    launch_reduce("var", SquaredDevR<scalar_t>{out.data_ptr<scalar_t>(), m, correction.toDouble()},
+    launch_reduce("var", Reducer<common::MeanDoubleR<scalar_t>, scalar_t, double>{m}, in, dims);
+    launch_reduce("var",
+                  SquaredDevReducer<scalar_t>{{out.data_ptr<scalar_t>(), correction.toDouble()}, m},
                   in, dims);
   });
 }
 
 void norm_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Scalar& p_scalar) {
   const double p = p_scalar.toDouble();
-  if (p == 2) return floating<Norm2R>("norm", out, in, dims);
-  if (p == 1) return floating<Norm1R>("norm", out, in, dims);
-  if (p == 0) return floating<Norm0R>("norm", out, in, dims);
+  if (p == 2) return floating<common::Norm2R>("norm", out, in, dims);
+  if (p == 1) return floating<common::Norm1R>("norm", out, in, dims);
+  if (p == 0) return floating<common::Norm0R>("norm", out, in, dims);
   DeviceGuard guard(out.device().index());
   EMBER_DISPATCH_FLOATING_TYPES(in.dtype(), "norm", [&] {
+    using common::ExtremumR;
+    using common::MapAbs;
     scalar_t* y = out.data_ptr<scalar_t>();
     if (std::isinf(p) && p > 0) {
-      return launch_reduce("norm", ExtremumR<scalar_t, true, Abs>{y}, in, dims);
+      return launch_reduce("norm", Reducer<ExtremumR<scalar_t, true, MapAbs>, scalar_t>{y}, in,
+                           dims);
     }
-    if (std::isinf(p)) return launch_reduce("norm", ExtremumR<scalar_t, false, Abs>{y}, in, dims);
-    launch_reduce("norm", NormPR<scalar_t>{y, p}, in, dims);
+    if (std::isinf(p)) {
+      return launch_reduce("norm", Reducer<ExtremumR<scalar_t, false, MapAbs>, scalar_t>{y}, in,
+                           dims);
+    }
+    launch_reduce("norm", Reducer<common::NormPR<scalar_t>, scalar_t>{y, p}, in, dims);
   });
 }
 

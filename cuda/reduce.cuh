@@ -12,6 +12,7 @@
 #include <ember/core/checks.h>
 #include <ember/core/tensor.h>
 #include <ember/cuda/check.h>
+#include <ember/cuda/device_props.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/stream.h>
 
@@ -281,13 +282,6 @@ __global__ void reduce_finalize(R r, const typename R::Total* __restrict__ parti
 
 // ---- host launcher ----
 
-inline int sm_count() {
-  int device = 0, sms = 0;
-  EMBER_CUDA_CHECK(cudaGetDevice(&device));
-  EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
 // Resident blocks of kThreads threads per SM for kernel.
 template <class Kernel>
 int blocks_per_sm(Kernel kernel) {
@@ -318,6 +312,7 @@ void launch_reduce(const char* name, const R& r, const Tensor& input, IntArrayRe
   const Indexer red = make_indexer(g.rsize, g.rstride);
   const T* x = in.data_ptr<T>();
   const cudaStream_t stream = current_stream();
+  const int device = input.device().index();  // current: the callers guard it
   // Asked once per reducer (every GPU of a host is taken to be the same model).
   static const int rows_occupancy = blocks_per_sm(reduce_rows<R>);
   static const int cols_occupancy = blocks_per_sm(reduce_cols<R>);
@@ -333,7 +328,7 @@ void launch_reduce(const char* name, const R& r, const Tensor& input, IntArrayRe
     const int bx = static_cast<int>(std::min<int64_t>(32, pow2_ceil(M)));
     const int by = static_cast<int>(std::min<int64_t>(kThreads / bx, pow2_ceil(N)));
     blocks_x = ceil_div(M, bx);
-    const int64_t target = int64_t(sm_count()) * cols_occupancy;
+    const int64_t target = int64_t(sm_count(device)) * cols_occupancy;
     const int64_t want = std::min(ceil_div(target, blocks_x), ceil_div(N, by * kMinPerThread));
     splits = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(want, kMaxSplits)));
     block = dim3(bx, by);
@@ -341,7 +336,7 @@ void launch_reduce(const char* name, const R& r, const Tensor& input, IntArrayRe
     const int tx = N >= 4096 ? kThreads : static_cast<int>(std::min<int64_t>(32, pow2_ceil(N)));
     const int ty = kThreads / tx;
     blocks_x = ceil_div(M, ty);
-    const int64_t target = int64_t(sm_count()) * rows_occupancy;
+    const int64_t target = int64_t(sm_count(device)) * rows_occupancy;
     const int64_t want = std::min(ceil_div(target, blocks_x), ceil_div(N, tx * kMinPerThread));
     splits = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(want, kMaxSplits)));
     block = dim3(tx, ty);

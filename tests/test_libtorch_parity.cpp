@@ -223,3 +223,76 @@ TEST(LibTorchParity, BinaryCrossEntropyRefusesInputsOutsideZeroOne) {
       "between 0 and 1"));
   EXPECT_NO_THROW(nn::functional::binary_cross_entropy(tensor({1.0f, 0.0f}), target));
 }
+
+// ---- names a port meets ----
+
+TEST(LibTorchParity, LiteralFormsAndDtypeNames) {
+  Tensor three = tensor(3);
+  EXPECT_EQ(three.dim(), 0);
+  EXPECT_EQ(three.dtype(), kInt64);
+  EXPECT_EQ(three.item<int64_t>(), 3);
+  Tensor half = tensor(2.5, kLong);  // explicit dtype wins (truncates, as LibTorch's)
+  EXPECT_EQ(half.dtype(), kInt64);
+  EXPECT_EQ(half.item<int64_t>(), 2);
+  EXPECT_EQ(tensor(1.5).dtype(), kFloat32);
+  Tensor m = tensor({{1, 2, 3}, {4, 5, 6}});
+  EXPECT_EQ(m.sizes(), IntArrayRef({2, 3}));
+  EXPECT_EQ(m.dtype(), kInt64);
+  EXPECT_EQ(m[1][2].item<int64_t>(), 6);
+  Tensor c = tensor({{{1.0, 2.0}}, {{3.0, 4.0}}});
+  EXPECT_EQ(c.sizes(), IntArrayRef({2, 1, 2}));
+  EXPECT_EQ(c.dtype(), kFloat32);
+  EXPECT_THROW(tensor({{1, 2}, {3}}), Error);
+  EXPECT_EQ(kF32, kFloat32);
+  EXPECT_EQ(kF64, kFloat64);
+  EXPECT_EQ(kI32, kInt32);
+  EXPECT_EQ(kI64, kInt64);
+  EXPECT_EQ(kU8, kUInt8);
+}
+
+TEST(LibTorchParity, AccessorDataAndRandomFills) {
+  Tensor t = arange(6, kFloat32).view({2, 3});
+  auto a = t.accessor<float, 2>();
+  EXPECT_EQ(a.size(0), 2);
+  EXPECT_EQ(a[1][2], 5.f);
+  a[0][1] = 10.f;
+  EXPECT_EQ(t[0][1].item<float>(), 10.f);
+  Tensor tt = t.t();  // strided; a temporary's accessor is refused at compile time, as LibTorch's
+  auto at = tt.accessor<float, 2>();
+  EXPECT_EQ(at[2][1], 5.f);
+  EXPECT_THROW((t.accessor<float, 3>()), Error);
+  EXPECT_THROW((t.accessor<double, 2>()), Error);
+  EXPECT_EQ(t.data<float>()[5], 5.f);
+  Tensor u = zeros({1000}, kFloat64);
+  u.uniform_(-2, 3);
+  EXPECT_GE(u.min().item<double>(), -2.0);
+  EXPECT_LT(u.max().item<double>(), 3.0);
+  EXPECT_NEAR(u.mean().item<double>(), 0.5, 0.15);
+  Tensor n = zeros({4000});
+  n.normal_(1.0, 2.0);
+  EXPECT_NEAR(n.mean().item<float>(), 1.0, 0.15);
+  EXPECT_NEAR(n.std().item<float>(), 2.0, 0.15);
+  Tensor strided = zeros({4, 4}).t();
+  strided.uniform_();
+  EXPECT_GT(strided.min().item<float>(), -1e-9);
+  EXPECT_GT(strided.sum().item<float>(), 0.f);
+  EXPECT_THROW(n.normal_(0, -1), Error);
+  EXPECT_THROW(u.uniform_(1, 0), Error);
+  Tensor leaf = zeros({2}).requires_grad_(true);
+  EXPECT_THROW(leaf.uniform_(), Error);  // an in-place op on a leaf that requires grad
+  {
+    NoGradGuard no_grad;
+    EXPECT_NO_THROW(leaf.uniform_());
+  }
+}
+
+TEST(LibTorchParity, CheckWithoutAMessage) {
+  try {
+    const int x = 1;
+    EMBER_CHECK(x == 2);
+    FAIL() << "no throw";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("Expected x == 2 to be true, but got false."),
+              std::string::npos);
+  }
+}
