@@ -34,7 +34,8 @@ DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel) {
     } else {
       EMBER_CHECK(shape[i] >= 0, op, ": invalid shape dimension ", shape[i], " in ",
                   shape_str(shape));
-      known *= shape[i];
+      EMBER_CHECK(!__builtin_mul_overflow(known, shape[i], &known), op, ": shape ",
+                  shape_str(shape), " has more elements than int64 can count");
     }
   }
   if (infer_dim >= 0) {
