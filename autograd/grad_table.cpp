@@ -16,23 +16,23 @@ Tensor kept(FunctionNode& n, size_t i) { return n.saved(i); }
 #define EMBER_UNARY_FLOAT(name, formula, reference, node, saved, derivative, ...) \
   Tensor record_##name(const Tensor& x) {                                         \
     Tensor y = untracked([&] { return ember::name(x); });                         \
-    return record(node, #name, {x}, y, {saved},                                    \
-                  [](FunctionNode& n, const tensor_list& grads) -> tensor_list {   \
-                    const Tensor& g = grads[0];                                    \
-                    const Tensor& saved = kept(n, 0);                              \
-                    return {derivative};                                           \
-                  });                                                              \
+    return record(node, #name, {x}, y, {saved},                                   \
+                  [](FunctionNode& n, const tensor_list& grads) -> tensor_list {  \
+                    const Tensor& g = grads[0];                                   \
+                    const Tensor& saved = kept(n, 0);                             \
+                    return {derivative};                                          \
+                  });                                                             \
   }
 // A binary row: both inputs are saved; each gradient only when its input needs one.
-#define EMBER_BINARY(name, types, formula, reference, node, grad_a, grad_b, ...)          \
-  Tensor record_##name(const Tensor& a, const Tensor& b) {                                 \
-    Tensor y = untracked([&] { return ember::name(a, b); });                               \
-    return record(node, #name, {a, b}, y, {a, b},                                          \
-                  [](FunctionNode& n, const tensor_list& grads) -> tensor_list {           \
-                    const Tensor &g = grads[0], a = kept(n, 0), b = kept(n, 1);            \
-                    return {n.should_compute_output(0) ? Tensor(grad_a) : Tensor(),        \
-                            n.should_compute_output(1) ? Tensor(grad_b) : Tensor()};       \
-                  });                                                                      \
+#define EMBER_BINARY(name, types, formula, reference, node, grad_a, grad_b, ...)     \
+  Tensor record_##name(const Tensor& a, const Tensor& b) {                           \
+    Tensor y = untracked([&] { return ember::name(a, b); });                         \
+    return record(node, #name, {a, b}, y, {a, b},                                    \
+                  [](FunctionNode& n, const tensor_list& grads) -> tensor_list {     \
+                    const Tensor &g = grads[0], a = kept(n, 0), b = kept(n, 1);      \
+                    return {n.should_compute_output(0) ? Tensor(grad_a) : Tensor(),  \
+                            n.should_compute_output(1) ? Tensor(grad_b) : Tensor()}; \
+                  });                                                                \
   }
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT

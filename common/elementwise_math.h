@@ -15,23 +15,23 @@ struct UnaryMath;
 template <Op op>
 struct BinaryMath;
 
-#define EMBER_UNARY_FLOAT(op_name, formula, ...) \
-  template <>                                    \
-  struct UnaryMath<Op::op_name> {                \
+#define EMBER_UNARY_FLOAT(op_name, formula, ...)   \
+  template <>                                      \
+  struct UnaryMath<Op::op_name> {                  \
     static constexpr const char* kName = #op_name; \
-    template <class T>                           \
-    EMBER_HOST_DEVICE T operator()(T x) const {  \
-      return formula;                            \
-    }                                            \
+    template <class T>                             \
+    EMBER_HOST_DEVICE T operator()(T x) const {    \
+      return formula;                              \
+    }                                              \
   };
-#define EMBER_BINARY(op_name, types, formula, ...)  \
-  template <>                                       \
-  struct BinaryMath<Op::op_name> {                  \
-    static constexpr const char* kName = #op_name;  \
-    template <class T>                              \
+#define EMBER_BINARY(op_name, types, formula, ...)   \
+  template <>                                        \
+  struct BinaryMath<Op::op_name> {                   \
+    static constexpr const char* kName = #op_name;   \
+    template <class T>                               \
     EMBER_HOST_DEVICE T operator()(T a, T b) const { \
-      return formula;                               \
-    }                                               \
+      return formula;                                \
+    }                                                \
   };
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT

@@ -216,7 +216,8 @@ void check_fits(const char* op, const Scalar& value, ScalarType dtype) {
   if (value.isFloatingPoint()) {
     const double v = value.toDouble();
     if (dtype == kFloat32) {
-      ok = !std::isfinite(v) || std::fabs(v) <= static_cast<double>(std::numeric_limits<float>::max());
+      ok = !std::isfinite(v) ||
+           std::fabs(v) <= static_cast<double>(std::numeric_limits<float>::max());
     } else if (dtype == kInt32) {
       ok = v >= -2147483648.0 && v < 2147483648.0;
     } else if (dtype == kInt64) {
@@ -226,8 +227,8 @@ void check_fits(const char* op, const Scalar& value, ScalarType dtype) {
     }
   } else if (!value.isBoolean()) {
     const int64_t v = value.toLong();
-    if (dtype == kInt32) ok = v >= std::numeric_limits<int32_t>::min() &&
-                              v <= std::numeric_limits<int32_t>::max();
+    if (dtype == kInt32)
+      ok = v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
     if (dtype == kUInt8) ok = v >= -255 && v <= 255;
   }
   EMBER_CHECK(ok, op, ": value ", value, " cannot be converted to type ", type,

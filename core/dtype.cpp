@@ -11,8 +11,10 @@ std::atomic<ScalarType> g_default_dtype{kFloat32};
 }  // namespace detail
 
 void set_default_dtype(ScalarType dtype) {
-  EMBER_CHECK(dtype == kFloat32 || dtype == kFloat64, "set_default_dtype: only float32 and "
-              "float64 are supported as the default dtype, got ", dtype_name(dtype));
+  EMBER_CHECK(dtype == kFloat32 || dtype == kFloat64,
+              "set_default_dtype: only float32 and "
+              "float64 are supported as the default dtype, got ",
+              dtype_name(dtype));
   detail::g_default_dtype.store(dtype, std::memory_order_relaxed);
 }
 

@@ -329,12 +329,12 @@ Tensor pow(const Scalar& base, const Tensor& exponent) {
 
 // maximum, minimum: the binary rows of core/elementwise.def. All: the promoted dtype; Float:
 // integer and bool pairs compute in the default float dtype.
-#define EMBER_BINARY(name, types, ...)                                             \
-  Tensor name(const Tensor& a, const Tensor& b) {                                  \
+#define EMBER_BINARY(name, types, ...)                                               \
+  Tensor name(const Tensor& a, const Tensor& b) {                                    \
     if (autograd::should_record(a, b)) return detail::record_binary(Op::name, a, b); \
-    const ScalarType dt = row_dtype(RowTypes::types, result_type(a, b));           \
-    return binary<Op::name>(#name, a, b, dt, dt);                                  \
-  }                                                                                \
+    const ScalarType dt = row_dtype(RowTypes::types, result_type(a, b));             \
+    return binary<Op::name>(#name, a, b, dt, dt);                                    \
+  }                                                                                  \
   Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); }
 #include <ember/core/elementwise.def>
 #undef EMBER_BINARY
@@ -357,11 +357,11 @@ Tensor relu(const Tensor& t) {
   return unary_same<Op::relu>(t);
 }
 // exp, log, ... gelu: the rows of core/elementwise.def.
-#define EMBER_UNARY_FLOAT(name, ...)                                             \
-  Tensor name(const Tensor& t) {                                                 \
+#define EMBER_UNARY_FLOAT(name, ...)                                          \
+  Tensor name(const Tensor& t) {                                              \
     if (autograd::should_record(t)) return detail::record_unary(Op::name, t); \
-    return unary_float<Op::name>(t);                                             \
-  }                                                                              \
+    return unary_float<Op::name>(t);                                          \
+  }                                                                           \
   Tensor Tensor::name() const { return ember::name(*this); }
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT

@@ -17,7 +17,8 @@ std::atomic<int64_t> g_unsubmitted_cuda_ops{0};
 void (*g_submit_cuda_ops)() = nullptr;  // set by cuda::register_backend()
 
 void throw_undefined(const char* call) {
-  EMBER_THROW(call, " called on an undefined Tensor (a default-constructed Tensor, or the grad() "
+  EMBER_THROW(call,
+              " called on an undefined Tensor (a default-constructed Tensor, or the grad() "
               "of a tensor no backward has reached yet)");
 }
 }  // namespace detail

@@ -196,7 +196,7 @@ Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
   // there the loss comes out NaN instead.
   if (input.is_cpu() && input.numel() > 0) {
     NoGradGuard no_grad;
-    EMBER_CHECK(!logical_or(input < 0, input > 1).any().item<bool>(), name,
+    EMBER_CHECK(!logical_or(input<0, input> 1).any().item<bool>(), name,
                 ": all elements of input should be between 0 and 1");
   }
   Tensor loss = -(target * clamped_log(input) + (1 - target) * clamped_log(1 - input));

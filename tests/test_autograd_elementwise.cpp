@@ -217,13 +217,13 @@ TEST(ElementwiseGrad, NodeNames) {
 // Each row of core/elementwise.def records its node under PyTorch's name and its op's name.
 TEST(ElementwiseGrad, TableRowsRecordTheirNodes) {
   Tensor x = leaf({0.5, 1.5}), y = leaf({1, -1});
-#define EMBER_UNARY_FLOAT(name, formula, reference, node, ...)              \
-  EXPECT_EQ(node_name(x.name()), node);                                    \
-  EXPECT_EQ(node_name(ember::name(x)), node);                              \
+#define EMBER_UNARY_FLOAT(name, formula, reference, node, ...) \
+  EXPECT_EQ(node_name(x.name()), node);                        \
+  EXPECT_EQ(node_name(ember::name(x)), node);                  \
   EXPECT_EQ(std::string(x.name().grad_fn()->forward_op()), #name);
-#define EMBER_BINARY(name, types, formula, reference, node, ...)       \
-  EXPECT_EQ(node_name(ember::name(x, y)), node);                        \
-  EXPECT_EQ(node_name(x.name(y)), node);                                \
+#define EMBER_BINARY(name, types, formula, reference, node, ...) \
+  EXPECT_EQ(node_name(ember::name(x, y)), node);                 \
+  EXPECT_EQ(node_name(x.name(y)), node);                         \
   EXPECT_EQ(std::string(x.name(y).grad_fn()->forward_op()), #name);
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT

@@ -419,10 +419,10 @@ CaseList elementwise_cases() {
   unary("relu", [](const Tensor& t) { return t.relu(); });
   unary("logical_not", [](const Tensor& t) { return !t; });
   // the rows of core/elementwise.def, over each row's domain
-#define EMBER_UNARY_FLOAT(name, formula, reference, node, saved, derivative, lo, hi, gap)     \
-  c.push_back({#name, [] {                                                                   \
-                 unary_sweep(                                                                \
-                     #name, [](const Tensor& t) { return t.name(); }, Range{lo, hi});        \
+#define EMBER_UNARY_FLOAT(name, formula, reference, node, saved, derivative, lo, hi, gap) \
+  c.push_back({#name, [] {                                                                \
+                 unary_sweep(                                                             \
+                     #name, [](const Tensor& t) { return t.name(); }, Range{lo, hi});     \
                }});
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
@@ -452,10 +452,10 @@ CaseList elementwise_cases() {
       Domain::kExponent);
   // the binary rows of core/elementwise.def, over each row's domain
 #define EMBER_BINARY(name, types, formula, reference, node, grad_a, grad_b, lo, hi, gap) \
-  c.push_back({#name, [] {                                                              \
-                 binary_sweep(                                                          \
-                     #name, [](const Tensor& a, const Tensor& b) { return a.name(b); }, \
-                     Range{lo, hi}, Range{lo, hi});                                     \
+  c.push_back({#name, [] {                                                               \
+                 binary_sweep(                                                           \
+                     #name, [](const Tensor& a, const Tensor& b) { return a.name(b); },  \
+                     Range{lo, hi}, Range{lo, hi});                                      \
                }});
 #include <ember/core/elementwise.def>
 #undef EMBER_BINARY

@@ -46,9 +46,8 @@ const std::vector<UnaryCase>& unary_cases() {
        true, false, -3, 3},
 // the rows of core/elementwise.def: the row's std:: reference in double and its domain
 #define EMBER_UNARY_FLOAT(name, formula, reference, node, saved, derivative, lo, hi, gap) \
-  {#name,        ember::name, &Tensor::name, [](double x) { return reference; },        \
-   Result::Float, true,        true,          lo,                                        \
-   hi},
+  {#name, ember::name, &Tensor::name, [](double x) { return reference; }, Result::Float, true, true,        \
+   lo,    hi},
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
       {"logical_not", ember::logical_not, &Tensor::logical_not,
@@ -96,7 +95,8 @@ TEST(Unary, SpecialValues) {
   EXPECT_TRUE(ref::matches(log(tensor({0.0f, -1.0f})), kFloat32, {2}, {-inf, NAN}));
   EXPECT_TRUE(ref::matches(sqrt(tensor({-1.0f})), kFloat32, {1}, {NAN}));
   EXPECT_TRUE(ref::matches(rsqrt(tensor({0.0f})), kFloat32, {1}, {inf}));
-  EXPECT_TRUE(ref::matches(log1p(tensor({1e-10}, kFloat64)), kFloat64, {1}, {std::log1p(1e-10)}, 1e-14));
+  EXPECT_TRUE(
+      ref::matches(log1p(tensor({1e-10}, kFloat64)), kFloat64, {1}, {std::log1p(1e-10)}, 1e-14));
   EXPECT_TRUE(ref::matches(abs(tensor({int64_t(-5), int64_t(5)})), kInt64, {2}, {5, 5}));
   // uint8 wraps, as in PyTorch
   EXPECT_TRUE(ref::matches(neg(tensor({uint8_t(1), uint8_t(0)})), kUInt8, {2}, {255, 0}));
@@ -115,7 +115,9 @@ struct BinaryCase {
 };
 
 enum class RowTypes { All, Float };  // core/elementwise.def's binary rows
-constexpr Result row_result(RowTypes t) { return t == RowTypes::Float ? Result::Float : Result::Same; }
+constexpr Result row_result(RowTypes t) {
+  return t == RowTypes::Float ? Result::Float : Result::Same;
+}
 
 const std::vector<BinaryCase>& binary_cases() {
   auto eqf = [](double a, double b) -> double { return a == b; };
@@ -144,7 +146,7 @@ const std::vector<BinaryCase>& binary_cases() {
 #define EMBER_BINARY(name, types, formula, reference, ...)                                     \
   {#name, [](const Tensor& a, const Tensor& b) { return ember::name(a, b); },                  \
    [](double a, double b) -> double { return reference; }, row_result(RowTypes::types), true}, \
-      {#name " method", [](const Tensor& a, const Tensor& b) { return a.name(b); },           \
+      {#name " method", [](const Tensor& a, const Tensor& b) { return a.name(b); },            \
        [](double a, double b) -> double { return reference; }, row_result(RowTypes::types), true},
 #include <ember/core/elementwise.def>
 #undef EMBER_BINARY

@@ -147,8 +147,7 @@ TEST(LibTorchParity, FunctionDropsTrailingUndefinedGradients) {
   // A defined gradient for an argument that was not passed is still an error.
   struct TooMany : autograd::Function<TooMany> {
     static Tensor forward(autograd::AutogradContext*, Tensor a) { return a * 2; }
-    static autograd::variable_list backward(autograd::AutogradContext*,
-                                            autograd::variable_list g) {
+    static autograd::variable_list backward(autograd::AutogradContext*, autograd::variable_list g) {
       return {g[0] * 2, g[0]};
     }
   };
@@ -219,7 +218,9 @@ TEST(LibTorchParity, ValuesThatDoNotFitThrow) {
 TEST(LibTorchParity, BinaryCrossEntropyRefusesInputsOutsideZeroOne) {
   Tensor target = tensor({1.0f, 0.0f});
   EXPECT_TRUE(throws_with(
-      [&] { nn::functional::binary_cross_entropy(tensor({1.5f, 0.5f}), target); },
+      [&] {
+        nn::functional::binary_cross_entropy(tensor({1.5f, 0.5f}), target);
+      },
       "between 0 and 1"));
   EXPECT_NO_THROW(nn::functional::binary_cross_entropy(tensor({1.0f, 0.0f}), target));
 }

@@ -134,8 +134,8 @@ TEST(Schedulers, StepLRFollowsLibTorch) {
     lr0.push_back(t.row()[0]);
   }
   // LibTorch 1.13 and 2.x: decays at the 4th, 7th and 10th step for step_size 3.
-  EXPECT_EQ(lr0, (std::vector<double>{0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.025, 0.025,
-                                      0.0125}));
+  EXPECT_EQ(lr0,
+            (std::vector<double>{0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.025, 0.025, 0.0125}));
   const Rows& python = sched_file().rows.at("steplr");
   TwoGroups u(false);
   StepLR again(*u.opt, 3, 0.5);
@@ -278,7 +278,8 @@ TEST(ClipGrad, NormMatchesPyTorch) {
     Tensor on_device = nn::utils::clip_grad_norm_no_sync_(copies, max_norm, norm_type);
     EXPECT_EQ(on_device.dim(), 0);
     EXPECT_EQ(on_device.item<double>(), got) << name;
-    for (size_t i = 0; i < params.size(); ++i) EXPECT_TRUE(equal(copies[i].grad(), params[i].grad()));
+    for (size_t i = 0; i < params.size(); ++i)
+      EXPECT_TRUE(equal(copies[i].grad(), params[i].grad()));
     const auto want = split(clipped.substr(8));
     for (size_t i = 0; i < params.size(); ++i)
       EXPECT_TRUE(allclose(params[i].grad(), want[i], 1e-5, 1e-7)) << name << " grad " << i;
@@ -289,7 +290,7 @@ TEST(ClipGrad, NormMatchesPyTorch) {
 
 TEST(ClipGrad, EdgeCases) {
   Tensor a = tensor({3.f, 4.f}).requires_grad_(true);
-  Tensor b = tensor({1.f}).requires_grad_(true);                          // no gradient: skipped
+  Tensor b = tensor({1.f}).requires_grad_(true);            // no gradient: skipped
   EXPECT_EQ(nn::utils::clip_grad_norm_({a, b}, 1.0), 0.0);  // no grads at all
   a.mutable_grad() = tensor({3.f, 4.f});
   // a double, as LibTorch's (not a Tensor)

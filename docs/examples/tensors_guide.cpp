@@ -83,7 +83,7 @@ void math() {
   Tensor e = exp(a).log();     // free functions and methods alike
   Tensor f = a.pow(2).sqrt();
   Tensor phi = (a / std::sqrt(2.0)).erf() * 0.5 + 0.5;  // the normal CDF
-  Tensor mask = a > 2;  // bool tensor
+  Tensor mask = a > 2;                                  // bool tensor
   Tensor g = where(mask, a, zeros_like(a));
   Tensor h = a.masked_fill(mask, -1);
   Tensor i = clamp(a, 1, 4);

@@ -124,8 +124,8 @@ Register reg({
     {"pow/zero base", fn1([](const tensor_list& x) { return ember::pow(0.0, x[0]) + x[0]; }),
      unary(0.5, 2)},
 
-    // ---- maximum / minimum (no ties here; see test_autograd_elementwise for ties) ----
-    // The binary rows of core/elementwise.def, over each row's domain.
+// ---- maximum / minimum (no ties here; see test_autograd_elementwise for ties) ----
+// The binary rows of core/elementwise.def, over each row's domain.
 #define EMBER_BINARY(name, types, formula, reference, node, grad_a, grad_b, lo, hi, gap) \
   {#name, fn1([](const tensor_list& x) { return ember::name(x[0], x[1]); }), binary(lo, hi, gap)},
 #include <ember/core/elementwise.def>
@@ -136,7 +136,7 @@ Register reg({
     {"neg/operator", fn1([](const tensor_list& x) { return -x[0]; }), unary()},
     {"abs", fn1([](const tensor_list& x) { return ember::abs(x[0]); }), unary(-2, 2, 0.1)},
     {"relu", fn1([](const tensor_list& x) { return x[0].relu(); }), unary(-2, 2, 0.1)},
-    // The rows of core/elementwise.def, over each row's domain.
+// The rows of core/elementwise.def, over each row's domain.
 #define EMBER_UNARY_FLOAT(name, formula, reference, node, saved, derivative, lo, hi, gap) \
   {#name, fn1([](const tensor_list& x) { return x[0].name(); }), unary(lo, hi, gap)},
 #include <ember/core/elementwise.def>
