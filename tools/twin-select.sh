@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The LibTorch-twin test's snippet selection: joins tests/twin/snippets_*.cpp into one file
+# (ported to ember with --port), compiles it with -fsyntax-only, and drops each snippet that a
+# compiler error points into, until the rest compiles: one missing call hides nothing else.
+# Usage: tools/twin-select.sh [--port] OUT.cpp MISSING.txt -- CXX FLAGS... -- SNIPPETS...
+# OUT.cpp gets the snippets that compile (with blank lines where the others were); MISSING.txt
+# their names, one per line. An error outside every snippet (in a file's preamble) fails.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+port=0
+if [ "${1:-}" = --port ]; then port=1; shift; fi
+out=$1 missing=$2
+shift 2
+[ "$1" = -- ] || { echo "usage: $0 [--port] OUT.cpp MISSING.txt -- CXX FLAGS... -- SNIPPETS..." >&2; exit 2; }
+shift
+compile=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do compile+=("$1"); shift; done
+shift
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+src=$work/twin_snippets.cpp
+{
+  echo '#include "twin.h"'
+  for f in "$@"; do
+    echo "// twin-file: $(basename "$f")"
+    if [ $port = 1 ]; then "$here/port-from-libtorch.sh" "$f"; else cat "$f"; fi
+  done
+} >"$src"
+# line -> snippet name ("" for a preamble line); a snippet runs from its TWIN( line to the
+# line before the next TWIN( or file marker.
+map_lines() {
+  awk '/^\/\/ twin-file: /{cur=""} match($0,/^TWIN\(([A-Za-z0-9_]+)\)/){cur=substr($0,6,RLENGTH-6)}
+       {print NR, cur}' "$src"
+}
+: >"$work/dropped"
+for round in 1 2 3 4 5 6 7 8; do
+  if "${compile[@]}" -fsyntax-only -x c++ "$src" >"$work/log" 2>&1; then
+    sort -u "$work/dropped" >"$missing"
+    cp "$src" "$out"
+    echo "twin-select: $(grep -c '^TWIN(' "$out") snippets compile, $(wc -l <"$missing") dropped"
+    exit 0
+  fi
+  grep -oE "twin_snippets\.cpp:[0-9]+:" "$work/log" | cut -d: -f2 | sort -un >"$work/lines"
+  map_lines >"$work/map"
+  bad=$(awk 'NR==FNR{l[$1]=1; next} ($1 in l){print ($2 == "" ? "<preamble>" : $2)}' \
+    "$work/lines" "$work/map" | sort -u)
+  if [ -z "$bad" ] || grep -qx '<preamble>' <<<"$bad"; then
+    echo "twin-select: an error outside the snippets (or none that points into them):" >&2
+    head -40 "$work/log" >&2
+    exit 1
+  fi
+  echo "$bad" >>"$work/dropped"
+  # Blank the dropped snippets' lines (line numbers stay the same for the next round).
+  awk 'NR==FNR{d[$1]=1; next} /^\/\/ twin-file: /{cur=""}
+       match($0,/^TWIN\(([A-Za-z0-9_]+)\)/){cur=substr($0,6,RLENGTH-6)}
+       {print ((cur in d) ? "" : $0)}' <(echo "$bad") "$src" >"$src.new"
+  mv "$src.new" "$src"
+done
+echo "twin-select: still failing after 8 rounds" >&2
+head -40 "$work/log" >&2
+exit 1
