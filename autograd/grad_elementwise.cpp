@@ -174,15 +174,15 @@ Tensor relu(const Tensor& t) {
                 });
 }
 
-// The gradient passes where min <= x <= max (both ends included), as PyTorch.
+// The gradient passes where min < x < max: 0 at the bounds themselves, as LibTorch 2.x.
 Tensor clamp(const Tensor& t, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   Tensor out = untracked([&] { return ember::clamp(t, min, max); });
   return record("ClampBackward1", "clamp", {t}, out, {t},
                 [min, max](FunctionNode& n, const tensor_list& g) -> tensor_list {
                   Tensor x = n.saved(0);
                   Tensor mask;
-                  if (min) mask = x >= *min;
-                  if (max) mask = mask.defined() ? ember::logical_and(mask, x <= *max) : x <= *max;
+                  if (min) mask = x > *min;
+                  if (max) mask = mask.defined() ? ember::logical_and(mask, x < *max) : x < *max;
                   return {ember::where(mask, g[0], 0)};
                 });
 }

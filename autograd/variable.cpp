@@ -9,7 +9,7 @@ namespace ember {
 using autograd::AutogradMeta;
 using autograd::meta_or_null;
 
-Tensor& Tensor::requires_grad_(bool r) {
+Tensor& Tensor::requires_grad_(bool r) const {
   EMBER_CHECK(defined(), "requires_grad_: the tensor is undefined");
   EMBER_CHECK(!r || is_floating_point(),
               "requires_grad_: only floating-point tensors can require gradients, got dtype ",
@@ -19,10 +19,10 @@ Tensor& Tensor::requires_grad_(bool r) {
                 "requires_grad_: you can only change requires_grad flags of leaf variables; "
                 "to use a computed tensor in a subgraph that doesn't require differentiation, "
                 "use detach()");
-    return *this;
+    return self_();
   }
   impl_->set_requires_grad(r);
-  return *this;
+  return self_();
 }
 
 const Tensor& Tensor::grad() const {

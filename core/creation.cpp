@@ -157,15 +157,15 @@ Tensor& random_fill_(Tensor& self, Op op, const char* name, double a, double b) 
 }
 }  // namespace
 
-Tensor& Tensor::uniform_(double from, double to) {
+Tensor& Tensor::uniform_(double from, double to) const {
   EMBER_CHECK(from <= to, "uniform_: expects to return a [from, to) range, but found from=", from,
               " > to=", to);
-  return random_fill_(*this, Op::uniform, "uniform_", from, to);
+  return random_fill_(self_(), Op::uniform, "uniform_", from, to);
 }
 
-Tensor& Tensor::normal_(double mean, double std) {
+Tensor& Tensor::normal_(double mean, double std) const {
   EMBER_CHECK(std >= 0.0, "normal_: expects std >= 0.0, but found std ", std);
-  return random_fill_(*this, Op::normal, "normal_", mean, std);
+  return random_fill_(self_(), Op::normal, "normal_", mean, std);
 }
 
 // ---- ranges ----
@@ -331,6 +331,22 @@ Tensor randint_like(const Tensor& t, int64_t low, int64_t high, const TensorOpti
   return randint(low, high, t.sizes(), like_options(t, options));
 }
 
+// ---- new_* (LibTorch's Tensor::new_zeros & co: this tensor's dtype and device unless given) ----
+
+Tensor Tensor::new_empty(IntArrayRef sizes, const TensorOptions& options) const {
+  return empty(sizes, like_options(*this, options));
+}
+Tensor Tensor::new_zeros(IntArrayRef sizes, const TensorOptions& options) const {
+  return zeros(sizes, like_options(*this, options));
+}
+Tensor Tensor::new_ones(IntArrayRef sizes, const TensorOptions& options) const {
+  return ones(sizes, like_options(*this, options));
+}
+Tensor Tensor::new_full(IntArrayRef sizes, const Scalar& value,
+                        const TensorOptions& options) const {
+  return full(sizes, value, like_options(*this, options));
+}
+
 // ---- from values ----
 
 namespace {
@@ -374,6 +390,12 @@ template Tensor tensor<int64_t>(ArrayRef<int64_t>, const TensorOptions&);
 template Tensor tensor<long long>(ArrayRef<long long>, const TensorOptions&);
 template Tensor tensor<uint8_t>(ArrayRef<uint8_t>, const TensorOptions&);
 template Tensor tensor<bool>(ArrayRef<bool>, const TensorOptions&);
+
+namespace detail {
+Tensor literal_leaf(const Tensor& t, const TensorOptions& options) {
+  return options.requires_grad() ? finish("tensor", t.detach(), options) : t;
+}
+}  // namespace detail
 
 // LibTorch's scalar_tensor: 0-dim, float32 unless options give a dtype.
 Tensor scalar_tensor(const Scalar& value, const TensorOptions& options) {

@@ -53,10 +53,15 @@ template <class T>
 Tensor tensor(const std::vector<T>& values, const TensorOptions& options = {}) {
   return tensor(ArrayRef<T>(values), options);
 }
+namespace detail {
+// A literal shaped from a flat one is a leaf: requires_grad is applied after the reshape.
+Tensor literal_leaf(const Tensor& t, const TensorOptions& options);
+}  // namespace detail
 // tensor(3), tensor(2.5, kLong): a 0-dim tensor, with the dtype rule of the list forms.
 template <class T, std::enable_if_t<std::is_arithmetic<T>::value, int> = 0>
 Tensor tensor(T value, const TensorOptions& options = {}) {
-  return tensor(ArrayRef<T>(value), options).view(IntArrayRef());
+  return detail::literal_leaf(
+      tensor(ArrayRef<T>(value), options.requires_grad(false)).view(IntArrayRef()), options);
 }
 // Nested literals, as LibTorch's: tensor({{1, 2}, {3, 4}}) is [2, 2] int64; rows must match.
 template <class T>
@@ -71,16 +76,18 @@ Tensor tensor(std::initializer_list<std::initializer_list<T>> rows,
                 " values, got one of ", row.size());
     for (const T& v : row) flat[static_cast<size_t>(k++)] = v;
   }
-  return tensor(ArrayRef<T>(flat.get(), static_cast<size_t>(n * m)), options).view({n, m});
+  Tensor flat_t =
+      tensor(ArrayRef<T>(flat.get(), static_cast<size_t>(n * m)), options.requires_grad(false));
+  return detail::literal_leaf(flat_t.view({n, m}), options);
 }
 Tensor stack(TensorList tensors, int64_t dim);  // declared again below, with its default
 template <class T>
 Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> planes,
               const TensorOptions& options = {}) {
   std::vector<Tensor> parts;
-  for (const auto& plane : planes) parts.push_back(tensor(plane, options));
+  for (const auto& plane : planes) parts.push_back(tensor(plane, options.requires_grad(false)));
   EMBER_CHECK(!parts.empty(), "tensor: an empty nested list has no shape");
-  return stack(parts, 0);
+  return detail::literal_leaf(stack(parts, 0), options);
 }
 Tensor scalar_tensor(const Scalar& value, const TensorOptions& options = {});
 

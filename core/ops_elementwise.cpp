@@ -93,9 +93,11 @@ Tensor compare(const char* name, const Tensor& a, const Tensor& b) {
 // The `s + 1` path: no broadcasting, no temporaries unless the scalar promotes the dtype.
 template <Op op>
 Tensor scalar_op(const Tensor& a, const Scalar& s, ScalarType compute, ScalarType out_dtype) {
-  const Device dev = a.device();
-  Tensor out = empty_on(a.sizes(), out_dtype, dev);
-  if (__builtin_expect(a.dtype() == compute, 1)) {
+  if (__builtin_expect(!a.defined(), 0)) detail::throw_undefined("a scalar op");
+  const TensorImpl& ai = *a.unsafeGetTensorImpl();  // checked once, not per accessor
+  const Device dev = ai.device();
+  Tensor out = empty_on(ai.sizes(), out_dtype, dev);
+  if (__builtin_expect(ai.dtype() == compute, 1)) {
     kernel<op>(dev.type())(out, a, s);
   } else {
     kernel<op>(dev.type())(out, a.to(compute), s);
@@ -125,6 +127,9 @@ inline ScalarType row_dtype(RowTypes types, ScalarType promoted) {
 // exp, log, sin...: integer and bool inputs compute in the default float dtype.
 template <Op op>
 Tensor unary_float(const Tensor& t) {
+  if constexpr (op == Op::gelu) {  // the one row LibTorch refuses integers for
+    EMBER_CHECK(t.is_floating_point(), "gelu: expected a floating-point input, got ", t.dtype());
+  }
   const ScalarType dt = true_div_type(t.dtype());
   Tensor out = empty_on(t.sizes(), dt, t.device());
   if (t.dtype() == dt) {
@@ -505,136 +510,137 @@ Tensor Tensor::logical_not() const { return ember::logical_not(*this); }
 
 // ---- in place ----
 
-Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
+Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
   if (autograd::should_record(*this, other)) {
-    check_writable("add_", *this);
-    detail::recorded::add_(*this, other, alpha);
-    return *this;
+    check_writable("add_", self_());
+    detail::recorded::add_(self_(), other, alpha);
+    return self_();
   }
   if (!alpha.equal(1)) {
-    check_alpha("add_", result_type(*this, other), alpha);
+    check_alpha("add_", result_type(self_(), other), alpha);
     return add_(ember::mul(other, alpha));
   }
-  return inplace_binary<Op::add>("add_", *this, other, result_type(*this, other));
+  return inplace_binary<Op::add>("add_", self_(), other, result_type(self_(), other));
 }
 
-Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
+Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
   if (autograd::should_record(*this)) {
-    check_writable("add_", *this);
-    detail::recorded::add_scalar_(*this, other, alpha);
-    return *this;
+    check_writable("add_", self_());
+    detail::recorded::add_scalar_(self_(), other, alpha);
+    return self_();
   }
   const ScalarType rt = scalar_result(dtype(), other);
   check_alpha("add_", rt, alpha);
-  return inplace_scalar<Op::add_scalar>("add_", *this,
+  return inplace_scalar<Op::add_scalar>("add_", self_(),
                                         alpha.equal(1) ? other : scalar_mul(other, alpha), rt);
 }
 
-Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
+Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
   if (autograd::should_record(*this, other)) {
-    check_writable("sub_", *this);
-    detail::recorded::sub_(*this, other, alpha);
-    return *this;
+    check_writable("sub_", self_());
+    detail::recorded::sub_(self_(), other, alpha);
+    return self_();
   }
   check_no_bool_sub("sub_", dtype() == kBool || other.dtype() == kBool);
   if (!alpha.equal(1)) {
-    check_alpha("sub_", result_type(*this, other), alpha);
+    check_alpha("sub_", result_type(self_(), other), alpha);
     return sub_(ember::mul(other, alpha));
   }
-  return inplace_binary<Op::sub>("sub_", *this, other, result_type(*this, other));
+  return inplace_binary<Op::sub>("sub_", self_(), other, result_type(self_(), other));
 }
 
-Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
+Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
   if (autograd::should_record(*this)) {
-    check_writable("sub_", *this);
-    detail::recorded::sub_scalar_(*this, other, alpha);
-    return *this;
+    check_writable("sub_", self_());
+    detail::recorded::sub_scalar_(self_(), other, alpha);
+    return self_();
   }
   check_no_bool_sub("sub_", dtype() == kBool || other.isBoolean());
   const ScalarType rt = scalar_result(dtype(), other);
   check_alpha("sub_", rt, alpha);
-  return inplace_scalar<Op::add_scalar>("sub_", *this,
+  return inplace_scalar<Op::add_scalar>("sub_", self_(),
                                         -(alpha.equal(1) ? other : scalar_mul(other, alpha)), rt);
 }
 
-Tensor& Tensor::mul_(const Tensor& other) {
+Tensor& Tensor::mul_(const Tensor& other) const {
   if (autograd::should_record(*this, other)) {
-    check_writable("mul_", *this);
-    detail::recorded::mul_(*this, other);
-    return *this;
+    check_writable("mul_", self_());
+    detail::recorded::mul_(self_(), other);
+    return self_();
   }
-  return inplace_binary<Op::mul>("mul_", *this, other, result_type(*this, other));
+  return inplace_binary<Op::mul>("mul_", self_(), other, result_type(self_(), other));
 }
 
-Tensor& Tensor::mul_(const Scalar& other) {
+Tensor& Tensor::mul_(const Scalar& other) const {
   if (autograd::should_record(*this)) {
-    check_writable("mul_", *this);
-    detail::recorded::mul_scalar_(*this, other);
-    return *this;
+    check_writable("mul_", self_());
+    detail::recorded::mul_scalar_(self_(), other);
+    return self_();
   }
-  return inplace_scalar<Op::mul_scalar>("mul_", *this, other, scalar_result(dtype(), other));
+  return inplace_scalar<Op::mul_scalar>("mul_", self_(), other, scalar_result(dtype(), other));
 }
 
-Tensor& Tensor::div_(const Tensor& other) {
+Tensor& Tensor::div_(const Tensor& other) const {
   if (autograd::should_record(*this, other)) {
-    check_writable("div_", *this);
-    detail::recorded::div_(*this, other);
-    return *this;
+    check_writable("div_", self_());
+    detail::recorded::div_(self_(), other);
+    return self_();
   }
-  return inplace_binary<Op::div>("div_", *this, other, true_div_type(result_type(*this, other)));
+  return inplace_binary<Op::div>("div_", self_(), other,
+                                 true_div_type(result_type(self_(), other)));
 }
 
-Tensor& Tensor::div_(const Scalar& other) {
+Tensor& Tensor::div_(const Scalar& other) const {
   if (autograd::should_record(*this)) {
-    check_writable("div_", *this);
-    detail::recorded::div_scalar_(*this, other);
-    return *this;
+    check_writable("div_", self_());
+    detail::recorded::div_scalar_(self_(), other);
+    return self_();
   }
-  return inplace_scalar<Op::div_scalar>("div_", *this, other,
+  return inplace_scalar<Op::div_scalar>("div_", self_(), other,
                                         true_div_type(scalar_result(dtype(), other)));
 }
 
-Tensor& Tensor::fill_(const Scalar& value) {
+Tensor& Tensor::fill_(const Scalar& value) const {
   if (autograd::should_record(*this)) {
-    check_writable("fill_", *this);
-    detail::recorded::fill_(*this, value);
-    return *this;
+    check_writable("fill_", self_());
+    detail::recorded::fill_(self_(), value);
+    return self_();
   }
-  check_writable("fill_", *this);
+  check_writable("fill_", self_());
   check_fits("fill_", value, dtype());
-  kernel<Op::fill>(device().type())(*this, value);
-  bump(*this);
-  return *this;
+  kernel<Op::fill>(device().type())(self_(), value);
+  bump(self_());
+  return self_();
 }
 
-Tensor& Tensor::zero_() { return fill_(0); }
+Tensor& Tensor::zero_() const { return fill_(0); }
 
-Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) const {
   if (autograd::should_record(*this)) {
-    check_writable("clamp_", *this);
-    detail::recorded::clamp_(*this, min, max);
-    return *this;
+    check_writable("clamp_", self_());
+    detail::recorded::clamp_(self_(), min, max);
+    return self_();
   }
-  const ScalarType dt = clamp_type("clamp_", *this, min, max);
+  const ScalarType dt = clamp_type("clamp_", self_(), min, max);
   check_castable("clamp_", dt, dtype());
-  check_writable("clamp_", *this);
-  clamp_impl(*this, min, max, dtype(), *this);
-  bump(*this);
-  return *this;
+  check_writable("clamp_", self_());
+  clamp_impl(self_(), min, max, dtype(), self_());
+  bump(self_());
+  return self_();
 }
 
-Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) {
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
   if (autograd::should_record(*this)) {
-    check_writable("masked_fill_", *this);
-    detail::recorded::masked_fill_(*this, mask, value);
-    return *this;
+    check_writable("masked_fill_", self_());
+    detail::recorded::masked_fill_(self_(), mask, value);
+    return self_();
   }
-  check_mask("masked_fill_", *this, mask);
-  check_writable("masked_fill_", *this);
-  Tensor m = broadcast_to_self("masked_fill_", *this, mask);
-  kernel<Op::masked_fill>(device().type())(*this, m, value);
-  bump(*this);
-  return *this;
+  check_mask("masked_fill_", self_(), mask);
+  check_writable("masked_fill_", self_());
+  Tensor m = broadcast_to_self("masked_fill_", self_(), mask);
+  kernel<Op::masked_fill>(device().type())(self_(), m, value);
+  bump(self_());
+  return self_();
 }
 
 // ---- operators ----
@@ -646,17 +652,25 @@ Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
 Tensor operator-(const Tensor& a, const Scalar& b) { return sub(a, b); }
 Tensor operator-(const Scalar& a, const Tensor& b) {
   // s - t == (-t) + s exactly in IEEE arithmetic and in wrapping integers.
+  // LibTorch's C++ operator is empty_like(b).fill_(a).sub_(b): the result keeps b's dtype,
+  // the scalar converted to it first (0.5 - int64 tensor is -b, in int64).
   check_no_bool_sub("rsub", b.dtype() == kBool || a.isBoolean());
-  // Promote first: 2.5 - uint8(3) must not negate in uint8.
-  const ScalarType dt = scalar_result(b.dtype(), a);
-  return add(neg(b.dtype() == dt ? b : b.to(dt)), a);
+  const Scalar s = a.isFloatingPoint() && !b.is_floating_point()
+                       ? Scalar(static_cast<int64_t>(a.toDouble()))
+                       : a;
+  return add(neg(b), s);
 }
 Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
 Tensor operator*(const Tensor& a, const Scalar& b) { return mul(a, b); }
 Tensor operator*(const Scalar& a, const Tensor& b) { return mul(b, a); }
 Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
 Tensor operator/(const Tensor& a, const Scalar& b) { return div(a, b); }
-Tensor operator/(const Scalar& a, const Tensor& b) { return div(wrap_scalar(a, b), b); }
+// LibTorch's C++ operator is empty_like(b).fill_(a).div_(b): in b's dtype, so an integer b
+// throws as div_ does.
+Tensor operator/(const Scalar& a, const Tensor& b) {
+  check_castable("div", true_div_type(b.dtype()), b.dtype());
+  return div(wrap_scalar(a, b), b);
+}
 Tensor operator==(const Tensor& a, const Tensor& b) { return eq(a, b); }
 Tensor operator==(const Tensor& a, const Scalar& b) { return eq(a, b); }
 Tensor operator!=(const Tensor& a, const Tensor& b) { return ne(a, b); }

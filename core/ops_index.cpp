@@ -244,18 +244,18 @@ Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
 Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
   return ember::scatter_add(*this, dim, index, src);
 }
-Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) {
+Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const {
   if (autograd::should_record(*this, src)) {
-    detail::recorded::scatter_add_(*this, dim, index, src);
-    return *this;
+    detail::recorded::scatter_add_(self_(), dim, index, src);
+    return self_();
   }
   Tensor idx;
-  const int64_t d = check_scatter_add(*this, dim, index, src, &idx);
+  const int64_t d = check_scatter_add(self_(), dim, index, src, &idx);
   if (idx.numel() != 0) {
-    kernel<Op::scatter_add>(device().type())(as_1d(*this), as_1d(src), d, as_1d(idx));
+    kernel<Op::scatter_add>(device().type())(as_1d(self_()), as_1d(src), d, as_1d(idx));
   }
   impl_->storage()->bump_version();
-  return *this;
+  return self_();
 }
 
 }  // namespace ember

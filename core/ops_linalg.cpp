@@ -18,8 +18,14 @@ void check_operands(const char* name, const Tensor& a, const Tensor& b) {
   check_same_device(name, a, b);
   EMBER_CHECK(a.dtype() == b.dtype(), name, ": expected both operands to have the same dtype, got ",
               a.dtype(), " and ", b.dtype());
-  EMBER_CHECK(a.dtype() == kFloat32 || a.dtype() == kFloat64, name,
-              ": expected float32 or float64, got ", a.dtype());
+  EMBER_CHECK(a.dtype() != kBool && a.dtype() != kFloat16 && a.dtype() != kBFloat16, name,
+              ": expected a float32, float64 or integer dtype, got ", a.dtype());
+}
+
+// Integer products (LibTorch computes them on the CPU; no BLAS does): a broadcast multiply and
+// a sum over k, in the operands' dtype. a [.., m, k] @ b [.., k, n].
+Tensor integer_matmul(const Tensor& a, const Tensor& b) {
+  return (a.unsqueeze(-1) * b.unsqueeze(-3)).sum(-2).to(a.dtype());
 }
 
 void check_inner(const char* name, const Tensor& a, const Tensor& b, int64_t ka, int64_t kb) {
@@ -72,6 +78,7 @@ int64_t rows_of(const Tensor& t) {
 
 // out [m, n] = a [m, k] @ b [k, n]; shapes already checked.
 Tensor mm_checked(const Tensor& a, const Tensor& b) {
+  if (!is_floating_point(a.dtype())) return integer_matmul(a, b);
   const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
   const int64_t shape[2] = {m, n};
   Tensor out = empty_on(IntArrayRef(shape, 2), a.dtype(), a.device());
@@ -87,6 +94,7 @@ Tensor mm_checked(const Tensor& a, const Tensor& b) {
 
 // out [B, m, n] = a [B, m, k] @ b [B, k, n]; shapes already checked. Batch strides may be 0.
 Tensor bmm_checked(const Tensor& a, const Tensor& b) {
+  if (!is_floating_point(a.dtype())) return integer_matmul(a, b);
   const int64_t B = a.sizes()[0], m = a.sizes()[1], k = a.sizes()[2], n = b.sizes()[2];
   const int64_t shape[3] = {B, m, n};
   Tensor out = empty_on(IntArrayRef(shape, 3), a.dtype(), a.device());
@@ -214,6 +222,12 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
     fits = s == 1 || s == shape[1 - i];
   }
   EMBER_CHECK(fits, "addmm: self of shape ", self.sizes(), " cannot be broadcast to ", out_shape);
+  if (!is_floating_point(mat1.dtype())) {  // integers: no BLAS, a composite
+    Tensor prod = integer_matmul(mat1, mat2);
+    if (!alpha.equal(1)) prod = prod * alpha;
+    if (beta.toDouble() == 0.0) return prod;
+    return prod + (beta.equal(1) ? self : self * beta);
+  }
   Tensor out = empty_on(out_shape, mat1.dtype(), mat1.device());
   if (out.numel() == 0) return out;
   const DeviceType dev = mat1.device().type();

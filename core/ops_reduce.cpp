@@ -85,13 +85,21 @@ ScalarType sum_dtype(const Tensor& t, std::optional<ScalarType> dtype) {
   return is_integral(t.dtype(), /*include_bool=*/true) ? kInt64 : t.dtype();
 }
 
+// Integer sums and products accumulate in int64; a narrower result dtype (sum(kInt32)) takes
+// the int64 result cast down, which wraps as LibTorch's narrower accumulation does.
+bool narrow_integer(ScalarType dt) {
+  return is_integral(dt, /*include_bool=*/true) && dt != kInt64;
+}
+
 Tensor sum_impl(const Tensor& t, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   const ScalarType dt = sum_dtype(t, dtype);
+  if (narrow_integer(dt)) return cast(sum_impl(t, dim, keepdim, kInt64), dt);
   return reduce<Op::sum>("sum", cast(t, dt), dim, keepdim, dt, 0, Empty::kIdentity, 0);
 }
 
 Tensor prod_impl(const Tensor& t, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   const ScalarType dt = sum_dtype(t, dtype);
+  if (narrow_integer(dt)) return cast(prod_impl(t, dim, keepdim, kInt64), dt);
   return reduce<Op::prod>("prod", cast(t, dt), dim, keepdim, dt, 0, Empty::kIdentity, 1);
 }
 

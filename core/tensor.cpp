@@ -208,20 +208,20 @@ Tensor Tensor::detach() const {
 }
 
 // Drops the graph history: no grad flag and no autograd metadata (grad included).
-Tensor& Tensor::detach_() {
+Tensor& Tensor::detach_() const {
   EMBER_CHECK(defined(), "detach_: the tensor is undefined");
   impl_->set_requires_grad(false);
   impl_->autograd_meta().reset();
-  return *this;
+  return self_();
 }
 
-Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
+Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   EMBER_CHECK(defined() && src.defined(), "copy_: the ", defined() ? "source" : "destination",
               " tensor is undefined");
-  if (is_same(src)) return *this;
+  if (is_same(src)) return self_();
   if (autograd::should_record(*this, src)) {
-    detail::recorded::copy_(*this, src, non_blocking);
-    return *this;
+    detail::recorded::copy_(self_(), src, non_blocking);
+    return self_();
   }
   Tensor s = src;
   if (!src.sizes().equals(sizes())) {
@@ -235,10 +235,10 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
     // written values: copy the source out first.
     if (s.impl()->storage() == impl_->storage()) s = s.clone();
     DeviceType where = (is_cuda() || s.is_cuda()) ? kCUDA : kCPU;
-    kernel<Op::copy>(where)(*this, s, non_blocking);
+    kernel<Op::copy>(where)(self_(), s, non_blocking);
   }
   impl_->storage()->bump_version();
-  return *this;
+  return self_();
 }
 
 // ---- conversions ----

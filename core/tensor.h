@@ -95,6 +95,15 @@ class Tensor {
  public:
   Tensor() = default;
   explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  // Assigning to a named tensor rebinds it; assigning to a temporary (`x[1] = y`,
+  // `x.select(1, 0) = 2.5`) writes into the view's elements, as LibTorch's does.
+  Tensor& operator=(const Tensor&) & = default;
+  Tensor& operator=(Tensor&&) & noexcept = default;
+  Tensor& operator=(const Tensor& src) && { return copy_(src); }
+  Tensor& operator=(Tensor&& src) && { return copy_(src); }
+  Tensor& operator=(const Scalar& value) && { return fill_(value); }
 
   // ---- metadata ----
   // An undefined tensor (default-constructed; grad() before any backward) answers defined(),
@@ -178,8 +187,8 @@ class Tensor {
   Tensor contiguous() const;
   Tensor clone() const;
   Tensor detach() const;
-  Tensor& detach_();
-  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor& detach_() const;
+  Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
@@ -195,6 +204,11 @@ class Tensor {
   }
   Tensor cpu() const;
   Tensor cuda() const;
+  // New tensors with this tensor's dtype and device unless `options` say otherwise.
+  Tensor new_empty(IntArrayRef sizes, const TensorOptions& options = {}) const;
+  Tensor new_zeros(IntArrayRef sizes, const TensorOptions& options = {}) const;
+  Tensor new_ones(IntArrayRef sizes, const TensorOptions& options = {}) const;
+  Tensor new_full(IntArrayRef sizes, const Scalar& value, const TensorOptions& options = {}) const;
   // A contiguous copy of a CPU tensor in page-locked host memory, from which copies to the
   // GPU can be asynchronous (non_blocking); throws without a GPU. No autograd history.
   Tensor pin_memory() const;
@@ -205,8 +219,8 @@ class Tensor {
   // ---- autograd (defined in autograd/) ----
   bool requires_grad() const { return impl_ != nullptr && impl_->requires_grad(); }
   // Only floating-point tensors can require grad; only leaves can stop requiring it.
-  Tensor& requires_grad_(bool r = true);
-  Tensor& set_requires_grad(bool r) { return requires_grad_(r); }
+  Tensor& requires_grad_(bool r = true) const;
+  Tensor& set_requires_grad(bool r) const { return requires_grad_(r); }
   // The accumulated gradient of a leaf (or of a tensor that called retain_grad());
   // undefined until a backward pass reaches it.
   const Tensor& grad() const;
@@ -286,21 +300,21 @@ class Tensor {
   Tensor logical_not() const;
 
   // ---- in place (bump the storage version) ----
-  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
-  Tensor& add_(const Scalar& other, const Scalar& alpha = 1);
-  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1);
-  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1);
-  Tensor& mul_(const Tensor& other);
-  Tensor& mul_(const Scalar& other);
-  Tensor& div_(const Tensor& other);
-  Tensor& div_(const Scalar& other);
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor& add_(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor& mul_(const Tensor& other) const;
+  Tensor& mul_(const Scalar& other) const;
+  Tensor& div_(const Tensor& other) const;
+  Tensor& div_(const Scalar& other) const;
   // In-place random fills, as LibTorch's: uniform in [from, to), normal (mean, std).
-  Tensor& uniform_(double from = 0, double to = 1);
-  Tensor& normal_(double mean = 0, double std = 1);
-  Tensor& fill_(const Scalar& value);
-  Tensor& zero_();
-  Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
-  Tensor& masked_fill_(const Tensor& mask, const Scalar& value);
+  Tensor& uniform_(double from = 0, double to = 1) const;
+  Tensor& normal_(double mean = 0, double std = 1) const;
+  Tensor& fill_(const Scalar& value) const;
+  Tensor& zero_() const;
+  Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
+  Tensor& masked_fill_(const Tensor& mask, const Scalar& value) const;
 
   // ---- reductions ----
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
@@ -360,7 +374,7 @@ class Tensor {
   Tensor index_select(int64_t dim, const Tensor& index) const;
   Tensor gather(int64_t dim, const Tensor& index) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
-  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
 
   // ---- operators ----
   Tensor operator-() const { return neg(); }
@@ -375,6 +389,9 @@ class Tensor {
 
  private:
   void check_accessor(int64_t dims, ScalarType dtype) const;
+  // In-place methods are const, as LibTorch's (a Tensor is a handle; they change its
+  // elements): `x.grad().zero_()` and `for (const auto& p : params) p.mul_(2)` compile.
+  Tensor& self_() const { return const_cast<Tensor&>(*this); }
   const TensorImpl& checked(const char* call) const {
     if (__builtin_expect(impl_ == nullptr, 0)) detail::throw_undefined(call);
     return *impl_;

@@ -249,15 +249,18 @@ struct Elementwise {
 
   template <class F>
   static void run(const std::array<const Tensor*, N>& t, const F& f) {
-    const int64_t numel = t[0]->numel();
+    // Kernels get defined CPU tensors (the front-ends checked them): read the impls directly,
+    // without the undefined-tensor check of each Tensor accessor (host time of small ops).
+    const int64_t numel = t[0]->unsafeGetTensorImpl()->numel();
     if (numel == 0) return;
     const std::array<int64_t, N> elem_size{
         {static_cast<int64_t>(sizeof(Out)), static_cast<int64_t>(sizeof(In))...}};
     std::array<char*, N> base;
     bool contiguous = true;
     for (int k = 0; k < N; ++k) {
-      base[k] = static_cast<char*>(t[k]->data_ptr());
-      contiguous = contiguous && t[k]->is_contiguous() && t[k]->numel() == numel;
+      const TensorImpl& impl = *t[k]->unsafeGetTensorImpl();
+      base[k] = static_cast<char*>(impl.data());
+      contiguous = contiguous && impl.is_contiguous() && impl.numel() == numel;
     }
     if (contiguous) {
       parallel_range(numel, kParallelGrain, [&](int64_t begin, int64_t end) {

@@ -60,6 +60,11 @@ void check_same_shape(const char* name, const Tensor& input, const Tensor& targe
               "shape ", shape_str(input.sizes()), ", got ", shape_str(target.sizes()));
 }
 
+// LibTorch takes int64 or uint8 class indices; uint8 ones compute as int64.
+Tensor class_indices(const Tensor& target) {
+  return target.defined() && target.dtype() == kUInt8 ? target.to(kInt64) : target;
+}
+
 // The class dim (1, or 0 for an unbatched [C] input) and the checks nll_loss and the
 // class-index cross_entropy share.
 int64_t check_class_targets(const char* name, const Tensor& input, const Tensor& target,
@@ -118,8 +123,13 @@ Tensor clamped_log(const Tensor& x) {
 
 }  // namespace
 
-Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options) {
+namespace {
+
+// ATen's nll_loss: [C] (unbatched), [N, C] or [N, C, d...] input; uint8 targets as int64.
+Tensor nll_loss_any_dim(const Tensor& input, const Tensor& target_in,
+                        const NLLLossFuncOptions& options) {
   const char* name = "nll_loss";
+  const Tensor target = class_indices(target_in);
   const int64_t cdim =
       check_class_targets(name, input, target, options.weight(), options.ignore_index());
   const Tensor valid = target.ne(options.ignore_index());
@@ -127,15 +137,31 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOpti
   const Tensor picked = input.gather(cdim, safe.unsqueeze(cdim)).squeeze(cdim);
   const Tensor w = target_weights(target, options.weight(), valid, input.dtype());
   const Tensor losses = -(picked * w);
-  if (options.reduction() == kMean) return losses.sum() / w.sum();  // PyTorch's weighted mean
-  return reduce(name, losses, options.reduction());
+  if (options.reduction() != kMean) return reduce(name, losses, options.reduction());
+  // PyTorch's weighted mean; with every target ignored it is NaN and the gradient 0 (dividing
+  // by the zero total itself would make the gradient 0 * inf).
+  const Tensor total = w.sum();
+  const Tensor nonzero = total.ne(0);
+  return losses.sum() / where(nonzero, total, ones_like(total)) +
+         where(nonzero, zeros_like(total),
+               full_like(total, std::numeric_limits<double>::quiet_NaN()));
+}
+
+}  // namespace
+
+// LibTorch's C++ F::nll_loss refuses an unbatched [C] input (torch::nll_loss takes it).
+Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options) {
+  EMBER_CHECK(!input.defined() || input.dim() >= 2, "nll_loss: expected 2 or more dimensions (got ",
+              input.dim(), ")");
+  return nll_loss_any_dim(input, target, options);
 }
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target,
                      const CrossEntropyFuncOptions& options) {
   EMBER_CHECK(input.defined() && target.defined(),
               "cross_entropy: input and target must be defined");
-  if (!target.is_floating_point()) return detail::cross_entropy_fused(input, target, options);
+  if (!target.is_floating_point())
+    return detail::cross_entropy_fused(input, class_indices(target), options);
   // Class probabilities: -sum_c w_c p_c log softmax(x)_c per position.
   const char* name = "cross_entropy";
   check_defined(name, input, target);
@@ -251,11 +277,11 @@ Tensor cross_entropy_composite(const Tensor& input, const Tensor& target,
   const double eps = options.label_smoothing();
   EMBER_CHECK(eps >= 0 && eps <= 1, name, ": label_smoothing must be in [0, 1], got ", eps);
   const Tensor logp = log_softmax(input, cdim);
-  const Tensor nll = nll_loss(logp, target,
-                              NLLLossOptions()
-                                  .weight(weight)
-                                  .ignore_index(options.ignore_index())
-                                  .reduction(options.reduction()));
+  const Tensor nll = nll_loss_any_dim(logp, target,
+                                      NLLLossOptions()
+                                          .weight(weight)
+                                          .ignore_index(options.ignore_index())
+                                          .reduction(options.reduction()));
   if (eps == 0) return nll;
   // PyTorch's smoothing term: -sum_c w_c log p_c per position, 0 where ignored, and the mean
   // divided by nll_loss's denominator (the target weights of the non-ignored positions).
@@ -291,7 +317,7 @@ Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const Tensor
 }
 Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight,
                 nn::Reduction reduction, int64_t ignore_index) {
-  return F::nll_loss(
+  return F::nll_loss_any_dim(
       self, target,
       F::NLLLossFuncOptions().weight(weight).reduction(reduction).ignore_index(ignore_index));
 }

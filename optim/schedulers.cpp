@@ -233,11 +233,10 @@ std::vector<double> OneCycleLR::get_lrs() {
 // ---- ReduceLROnPlateauScheduler ----
 
 ReduceLROnPlateauScheduler::ReduceLROnPlateauScheduler(Optimizer& optimizer, SchedulerMode mode,
-                                                       double factor, int patience,
-                                                       double threshold,
+                                                       float factor, int patience, double threshold,
                                                        ThresholdMode threshold_mode, int cooldown,
-                                                       const std::vector<double>& min_lr,
-                                                       double eps, bool /*verbose*/)
+                                                       const std::vector<float>& min_lr, double eps,
+                                                       bool /*verbose*/)
     : optimizer_(optimizer),
       mode_(mode),
       factor_(factor),
@@ -249,7 +248,7 @@ ReduceLROnPlateauScheduler::ReduceLROnPlateauScheduler(Optimizer& optimizer, Sch
   EMBER_CHECK(factor < 1.0, "ReduceLROnPlateau: factor should be < 1.0, got ", factor);
   const size_t groups = optimizer.param_groups().size();
   if (min_lr.empty()) {
-    min_lrs_.assign(groups, 0.0);
+    min_lrs_.assign(groups, 0.0f);
   } else if (min_lr.size() == 1) {
     min_lrs_.assign(groups, min_lr[0]);
   } else {
@@ -257,18 +256,18 @@ ReduceLROnPlateauScheduler::ReduceLROnPlateauScheduler(Optimizer& optimizer, Sch
                 " min_lr values, got ", min_lr.size());
     min_lrs_ = min_lr;
   }
-  best_ = mode == min ? std::numeric_limits<double>::infinity()
-                      : -std::numeric_limits<double>::infinity();
+  best_ = mode == min ? std::numeric_limits<float>::infinity()
+                      : -std::numeric_limits<float>::infinity();
 }
 
-bool ReduceLROnPlateauScheduler::is_better(double a) const {
+bool ReduceLROnPlateauScheduler::is_better(float a) const {
   if (mode_ == min && threshold_mode_ == rel) return a < best_ * (1. - threshold_);
   if (mode_ == min) return a < best_ - threshold_;
   if (threshold_mode_ == rel) return a > best_ * (threshold_ + 1.);
   return a > best_ + threshold_;
 }
 
-void ReduceLROnPlateauScheduler::step(double metric) {
+void ReduceLROnPlateauScheduler::step(float metric) {
   ++last_epoch_;
   if (is_better(metric)) {
     best_ = metric;
@@ -284,7 +283,7 @@ void ReduceLROnPlateauScheduler::step(double metric) {
     auto& groups = optimizer_.param_groups();
     for (size_t i = 0; i < groups.size(); ++i) {
       const double old_lr = groups[i].options().get_lr();
-      const double new_lr = std::max(old_lr * factor_, min_lrs_[i]);
+      const double new_lr = std::max(old_lr * factor_, static_cast<double>(min_lrs_[i]));
       if (old_lr - new_lr > eps_) groups[i].options().set_lr(new_lr);
     }
     cooldown_counter_ = cooldown_;

@@ -146,30 +146,32 @@ class ReduceLROnPlateauScheduler {
  public:
   enum SchedulerMode { min, max };
   enum ThresholdMode { rel, abs };
-  ReduceLROnPlateauScheduler(Optimizer& optimizer, SchedulerMode mode = min, double factor = 0.1,
+  // factor, min_lr, the metric and the best metric are float, as LibTorch's (whose learning
+  // rates carry their float rounding: 0.1 becomes 0.10000000149011612).
+  ReduceLROnPlateauScheduler(Optimizer& optimizer, SchedulerMode mode = min, float factor = 0.1,
                              int patience = 10, double threshold = 1e-4,
                              ThresholdMode threshold_mode = rel, int cooldown = 0,
-                             const std::vector<double>& min_lr = {}, double eps = 1e-8,
+                             const std::vector<float>& min_lr = {}, double eps = 1e-8,
                              bool verbose = false);
   virtual ~ReduceLROnPlateauScheduler() = default;
 
-  void step(double metric);
+  void step(float metric);
   std::vector<double> get_last_lr() const;
   int64_t last_epoch() const { return last_epoch_; }
 
  private:
-  bool is_better(double a) const;
+  bool is_better(float a) const;
 
   Optimizer& optimizer_;
   SchedulerMode mode_;
-  double factor_;
+  float factor_;
   int patience_;
   double threshold_;
   ThresholdMode threshold_mode_;
   int cooldown_;
-  std::vector<double> min_lrs_;
+  std::vector<float> min_lrs_;
   double eps_;
-  double best_;
+  float best_;
   int num_bad_epochs_ = 0;
   int cooldown_counter_ = 0;
   int64_t last_epoch_ = 0;

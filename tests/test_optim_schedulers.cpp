@@ -95,7 +95,7 @@ struct TwoGroups {
   }
 };
 
-void expect_rows(const Rows& got, const std::string& name) {
+void expect_rows(const Rows& got, const std::string& name, double rtol = 1e-12) {
   const auto it = sched_file().rows.find(name);
   ASSERT_NE(it, sched_file().rows.end()) << "no " << name << " in optim_schedulers.txt";
   const Rows& want = it->second;
@@ -103,7 +103,7 @@ void expect_rows(const Rows& got, const std::string& name) {
   for (size_t s = 0; s < want.size(); ++s) {
     ASSERT_EQ(got[s].size(), want[s].size());
     for (size_t k = 0; k < want[s].size(); ++k) {
-      EXPECT_NEAR(got[s][k], want[s][k], 1e-12 * std::abs(want[s][k]) + 1e-15)
+      EXPECT_NEAR(got[s][k], want[s][k], rtol * std::abs(want[s][k]) + 1e-15)
           << name << " row " << s << " column " << k;
     }
   }
@@ -193,6 +193,9 @@ TEST(Schedulers, OneCycleLR) {
   EXPECT_NO_THROW(OneCycleLR(ada, 0.5, 3, OneCycleLROptions().cycle_momentum(false)));
 }
 
+// The reference is Python's ReduceLROnPlateau, whose factor and min_lr are double; ember
+// follows LibTorch's C++ scheduler, which keeps them (and the metric) in float, so the learning
+// rates agree to float precision (the twin test compares with LibTorch C++ exactly).
 TEST(Schedulers, ReduceLROnPlateau) {
   using P = ReduceLROnPlateauScheduler;
   const auto& metrics = sched_file().metrics;
@@ -205,7 +208,7 @@ TEST(Schedulers, ReduceLROnPlateau) {
       sched.step(m);
       got.push_back(t.row());
     }
-    expect_rows(got, "plateau_min_rel");
+    expect_rows(got, "plateau_min_rel", 1e-6);
   }
   {
     TwoGroups t(false);
@@ -215,7 +218,7 @@ TEST(Schedulers, ReduceLROnPlateau) {
       sched.step(m);
       got.push_back(t.row());
     }
-    expect_rows(got, "plateau_max_abs");
+    expect_rows(got, "plateau_max_abs", 1e-6);
     EXPECT_EQ(sched.get_last_lr()[0], got.back()[0]);
   }
   TwoGroups t(false);

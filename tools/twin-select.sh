@@ -40,7 +40,8 @@ for round in 1 2 3 4 5 6 7 8; do
     echo "twin-select: $(grep -c '^TWIN(' "$out") snippets compile, $(wc -l <"$missing") dropped"
     exit 0
   fi
-  grep -oE "twin_snippets\.cpp:[0-9]+:" "$work/log" | cut -d: -f2 | sort -un >"$work/lines"
+  # Locations at a line's start (errors, notes, "required from here"); not "In file included from".
+  grep -oE "^[^ ]*twin_snippets\.cpp:[0-9]+:" "$work/log" | sed -E "s/.*twin_snippets\.cpp:([0-9]+):/\1/" | sort -un >"$work/lines"
   map_lines >"$work/map"
   bad=$(awk 'NR==FNR{l[$1]=1; next} ($1 in l){print ($2 == "" ? "<preamble>" : $2)}' \
     "$work/lines" "$work/map" | sort -u)

@@ -24,10 +24,10 @@ struct Record {
   std::vector<int64_t> ints;
   double number = 0;
 
-  Record(torch::Tensor t) : kind(kTensor), tensors{std::move(t)} {}  // NOLINT
+  Record(torch::Tensor t) : kind(kTensor), tensors{std::move(t)} {}               // NOLINT
   Record(std::vector<torch::Tensor> ts) : kind(kList), tensors(std::move(ts)) {}  // NOLINT
-  Record(std::vector<int64_t> v) : kind(kInts), ints(std::move(v)) {}  // NOLINT
-  Record(std::tuple<torch::Tensor, torch::Tensor> t)  // NOLINT
+  Record(std::vector<int64_t> v) : kind(kInts), ints(std::move(v)) {}             // NOLINT
+  Record(std::tuple<torch::Tensor, torch::Tensor> t)                              // NOLINT
       : kind(kList), tensors{std::get<0>(t), std::get<1>(t)} {}
   Record(std::tuple<torch::Tensor, torch::Tensor, torch::Tensor> t)  // NOLINT
       : kind(kList), tensors{std::get<0>(t), std::get<1>(t), std::get<2>(t)} {}
@@ -108,10 +108,12 @@ inline std::string tensor_json(const torch::Tensor& t) {
 
 inline std::string record_json(const Record& r) {
   switch (r.kind) {
-    case Record::kTensor: return "\"tensor\":" + tensor_json(r.tensors[0]);
+    case Record::kTensor:
+      return "\"tensor\":" + tensor_json(r.tensors[0]);
     case Record::kList: {
       std::string out = "\"list\":[";
-      for (size_t i = 0; i < r.tensors.size(); ++i) out += (i ? "," : "") + tensor_json(r.tensors[i]);
+      for (size_t i = 0; i < r.tensors.size(); ++i)
+        out += (i ? "," : "") + tensor_json(r.tensors[i]);
       return out + "]";
     }
     case Record::kInts: {
@@ -119,9 +121,12 @@ inline std::string record_json(const Record& r) {
       for (size_t i = 0; i < r.ints.size(); ++i) out += (i ? "," : "") + std::to_string(r.ints[i]);
       return out + "]";
     }
-    case Record::kInt: return "\"int\":" + std::to_string(r.ints[0]);
-    case Record::kFloat: return "\"float\":" + number_json(r.number);
-    case Record::kBoolean: return std::string("\"bool\":") + (r.number != 0 ? "true" : "false");
+    case Record::kInt:
+      return "\"int\":" + std::to_string(r.ints[0]);
+    case Record::kFloat:
+      return "\"float\":" + number_json(r.number);
+    case Record::kBoolean:
+      return std::string("\"bool\":") + (r.number != 0 ? "true" : "false");
   }
   return "\"unknown\":null";
 }

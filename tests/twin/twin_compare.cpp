@@ -86,8 +86,8 @@ std::string shorten(const json& j) {
 }
 
 // Lists what is in `got` and not in `want` and the reverse; true when they are equal.
-bool same_set(const char* what, const std::set<std::string>& got,
-              const std::set<std::string>& want, const std::string& file) {
+bool same_set(const char* what, const std::set<std::string>& got, const std::set<std::string>& want,
+              const std::string& file) {
   bool ok = true;
   for (const auto& n : got)
     if (!want.count(n)) {
