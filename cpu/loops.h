@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <cstdlib>
 #include <tuple>
@@ -259,7 +260,10 @@ struct Elementwise {
     bool contiguous = true;
     for (int k = 0; k < N; ++k) {
       const TensorImpl& impl = *t[k]->unsafeGetTensorImpl();
-      base[k] = static_cast<char*>(impl.data());
+      // impl.data() would call the exported element_size(); sizeof the operand's type is it
+      // (checked in debug builds, which CI's sanitizer pass is).
+      assert(elem_size[k] == static_cast<int64_t>(element_size(impl.dtype())));
+      base[k] = static_cast<char*>(impl.storage()->data()) + impl.storage_offset() * elem_size[k];
       contiguous = contiguous && impl.is_contiguous() && impl.numel() == numel;
     }
     if (contiguous) {

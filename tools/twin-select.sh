@@ -4,7 +4,8 @@
 # compiler error points into, until the rest compiles: one missing call hides nothing else.
 # Usage: tools/twin-select.sh [--port] OUT.cpp MISSING.txt -- CXX FLAGS... -- SNIPPETS...
 # OUT.cpp gets the snippets that compile (with blank lines where the others were); MISSING.txt
-# their names, one per line. An error outside every snippet (in a file's preamble) fails.
+# the names of the others, one per line. An error in a file's preamble (the lines before its
+# first snippet) drops that file's snippets; one that points into no snippet file fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 port=0
@@ -26,11 +27,12 @@ src=$work/twin_snippets.cpp
     if [ $port = 1 ]; then "$here/port-from-libtorch.sh" "$f"; else cat "$f"; fi
   done
 } >"$src"
-# line -> snippet name ("" for a preamble line); a snippet runs from its TWIN( line to the
-# line before the next TWIN( or file marker.
+# line -> snippet name, or "@FILE" for a line of FILE's preamble; a snippet runs from its
+# TWIN( line to the line before the next TWIN( or file marker.
 map_lines() {
-  awk '/^\/\/ twin-file: /{cur=""} match($0,/^TWIN\(([A-Za-z0-9_]+)\)/){cur=substr($0,6,RLENGTH-6)}
-       {print NR, cur}' "$src"
+  awk '/^\/\/ twin-file: /{file=$3; cur="@" file}
+       match($0,/^TWIN\(([A-Za-z0-9_]+)\)/){cur=substr($0,6,RLENGTH-6)}
+       {print NR, cur, file}' "$src"
 }
 : >"$work/dropped"
 for round in 1 2 3 4 5 6 7 8; do
@@ -41,21 +43,28 @@ for round in 1 2 3 4 5 6 7 8; do
     exit 0
   fi
   # Locations at a line's start (errors, notes, "required from here"); not "In file included from".
-  grep -oE "^[^ ]*twin_snippets\.cpp:[0-9]+:" "$work/log" | sed -E "s/.*twin_snippets\.cpp:([0-9]+):/\1/" | sort -un >"$work/lines"
+  grep -oE "^[^ ]*twin_snippets\.cpp:[0-9]+:" "$work/log" |
+    sed -E "s/.*twin_snippets\.cpp:([0-9]+):/\1/" | sort -un >"$work/lines"
   map_lines >"$work/map"
-  bad=$(awk 'NR==FNR{l[$1]=1; next} ($1 in l){print ($2 == "" ? "<preamble>" : $2)}' \
-    "$work/lines" "$work/map" | sort -u)
-  if [ -z "$bad" ] || grep -qx '<preamble>' <<<"$bad"; then
-    echo "twin-select: an error outside the snippets (or none that points into them):" >&2
+  # What to drop: the snippets errors point into; for a preamble error, the file's snippets.
+  awk 'NR==FNR{l[$1]=1; next} ($1 in l){print $2}' "$work/lines" "$work/map" | sort -u >"$work/bad"
+  if [ ! -s "$work/bad" ] || grep -qxE '@|' "$work/bad"; then
+    echo "twin-select: an error outside the snippet files (or none that points into them):" >&2
     head -40 "$work/log" >&2
     exit 1
   fi
-  echo "$bad" >>"$work/dropped"
-  # Blank the dropped snippets' lines (line numbers stay the same for the next round).
-  awk 'NR==FNR{d[$1]=1; next} /^\/\/ twin-file: /{cur=""}
-       match($0,/^TWIN\(([A-Za-z0-9_]+)\)/){cur=substr($0,6,RLENGTH-6)}
-       {print ((cur in d) ? "" : $0)}' <(echo "$bad") "$src" >"$src.new"
-  mv "$src.new" "$src"
+  awk 'NR==FNR{if ($1 ~ /^@/) f[substr($1,2)]=1; next} (f[$3] && $2 !~ /^@/){print $2}' \
+    "$work/bad" "$work/map" | sort -u >"$work/bad_files"
+  { grep -v '^@' "$work/bad" || true; cat "$work/bad_files"; } | sort -u >"$work/bad_snippets"
+  cat "$work/bad_snippets" >>"$work/dropped"
+  echo "twin-select: round $round drops $(wc -l <"$work/bad_snippets") snippets" \
+    "$(grep '^@' "$work/bad" | tr '\n' ' ')" >&2
+  # Blank the dropped snippets' lines, and the preambles that failed (line numbers stay the same).
+  awk 'FILENAME==ARGV[1]{d[$1]=1; next} FILENAME==ARGV[2]{key[$1]=$2; next}
+       {k=key[FNR]; print ((k in d) ? "" : $0)}' "$work/bad" "$work/map" "$src" >"$src.new"
+  awk 'FILENAME==ARGV[1]{d[$1]=1; next} FILENAME==ARGV[2]{key[$1]=$2; next}
+       {k=key[FNR]; print ((k in d) ? "" : $0)}' "$work/bad_snippets" "$work/map" "$src.new" >"$src"
+  rm -f "$src.new"
 done
 echo "twin-select: still failing after 8 rounds" >&2
 head -40 "$work/log" >&2
