@@ -42,13 +42,12 @@ std::string check_message(const char* default_message, const Args&... args) {
 
 // EMBER_CHECK(cond, "op: message ", value, ...) throws ember::Error when cond is false;
 // EMBER_CHECK(cond) alone says "Expected cond to be true, but got false." as TORCH_CHECK does.
-#define EMBER_CHECK(cond, ...)                                                          \
-  do {                                                                                  \
-    if (__builtin_expect(!(cond), 0)) {                                                 \
-      ::ember::detail::throw_error(                                                     \
-          ::ember::detail::check_message("Expected " #cond " to be true, but got false.", \
-                                         ##__VA_ARGS__));                               \
-    }                                                                                   \
+#define EMBER_CHECK(cond, ...)                                              \
+  do {                                                                      \
+    if (__builtin_expect(!(cond), 0)) {                                     \
+      ::ember::detail::throw_error(::ember::detail::check_message(          \
+          "Expected " #cond " to be true, but got false.", ##__VA_ARGS__)); \
+    }                                                                       \
   } while (0)
 
 #define EMBER_THROW(...) ::ember::detail::throw_error(::ember::detail::str(__VA_ARGS__))
