@@ -93,8 +93,8 @@ Tensor compare(const char* name, const Tensor& a, const Tensor& b) {
 // The `s + 1` path: no broadcasting, no temporaries unless the scalar promotes the dtype.
 template <Op op>
 Tensor scalar_op(const Tensor& a, const Scalar& s, ScalarType compute, ScalarType out_dtype) {
-  if (__builtin_expect(!a.defined(), 0)) detail::throw_undefined("a scalar op");
-  const TensorImpl& ai = *a.unsafeGetTensorImpl();  // checked once, not per accessor
+  // Every caller computed `compute` from a.dtype(), which throws for an undefined tensor.
+  const TensorImpl& ai = *a.unsafeGetTensorImpl();
   const Device dev = ai.device();
   Tensor out = empty_on(ai.sizes(), out_dtype, dev);
   if (__builtin_expect(ai.dtype() == compute, 1)) {
@@ -512,20 +512,20 @@ Tensor Tensor::logical_not() const { return ember::logical_not(*this); }
 
 Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
   if (autograd::should_record(*this, other)) {
-    check_writable("add_", self_());
+    check_writable("add_", *this);
     detail::recorded::add_(self_(), other, alpha);
     return self_();
   }
   if (!alpha.equal(1)) {
-    check_alpha("add_", result_type(self_(), other), alpha);
+    check_alpha("add_", result_type(*this, other), alpha);
     return add_(ember::mul(other, alpha));
   }
-  return inplace_binary<Op::add>("add_", self_(), other, result_type(self_(), other));
+  return inplace_binary<Op::add>("add_", self_(), other, result_type(*this, other));
 }
 
 Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
   if (autograd::should_record(*this)) {
-    check_writable("add_", self_());
+    check_writable("add_", *this);
     detail::recorded::add_scalar_(self_(), other, alpha);
     return self_();
   }
@@ -537,21 +537,21 @@ Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
 
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
   if (autograd::should_record(*this, other)) {
-    check_writable("sub_", self_());
+    check_writable("sub_", *this);
     detail::recorded::sub_(self_(), other, alpha);
     return self_();
   }
   check_no_bool_sub("sub_", dtype() == kBool || other.dtype() == kBool);
   if (!alpha.equal(1)) {
-    check_alpha("sub_", result_type(self_(), other), alpha);
+    check_alpha("sub_", result_type(*this, other), alpha);
     return sub_(ember::mul(other, alpha));
   }
-  return inplace_binary<Op::sub>("sub_", self_(), other, result_type(self_(), other));
+  return inplace_binary<Op::sub>("sub_", self_(), other, result_type(*this, other));
 }
 
 Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
   if (autograd::should_record(*this)) {
-    check_writable("sub_", self_());
+    check_writable("sub_", *this);
     detail::recorded::sub_scalar_(self_(), other, alpha);
     return self_();
   }
@@ -564,16 +564,16 @@ Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
 
 Tensor& Tensor::mul_(const Tensor& other) const {
   if (autograd::should_record(*this, other)) {
-    check_writable("mul_", self_());
+    check_writable("mul_", *this);
     detail::recorded::mul_(self_(), other);
     return self_();
   }
-  return inplace_binary<Op::mul>("mul_", self_(), other, result_type(self_(), other));
+  return inplace_binary<Op::mul>("mul_", self_(), other, result_type(*this, other));
 }
 
 Tensor& Tensor::mul_(const Scalar& other) const {
   if (autograd::should_record(*this)) {
-    check_writable("mul_", self_());
+    check_writable("mul_", *this);
     detail::recorded::mul_scalar_(self_(), other);
     return self_();
   }
@@ -582,17 +582,16 @@ Tensor& Tensor::mul_(const Scalar& other) const {
 
 Tensor& Tensor::div_(const Tensor& other) const {
   if (autograd::should_record(*this, other)) {
-    check_writable("div_", self_());
+    check_writable("div_", *this);
     detail::recorded::div_(self_(), other);
     return self_();
   }
-  return inplace_binary<Op::div>("div_", self_(), other,
-                                 true_div_type(result_type(self_(), other)));
+  return inplace_binary<Op::div>("div_", self_(), other, true_div_type(result_type(*this, other)));
 }
 
 Tensor& Tensor::div_(const Scalar& other) const {
   if (autograd::should_record(*this)) {
-    check_writable("div_", self_());
+    check_writable("div_", *this);
     detail::recorded::div_scalar_(self_(), other);
     return self_();
   }
@@ -602,14 +601,14 @@ Tensor& Tensor::div_(const Scalar& other) const {
 
 Tensor& Tensor::fill_(const Scalar& value) const {
   if (autograd::should_record(*this)) {
-    check_writable("fill_", self_());
+    check_writable("fill_", *this);
     detail::recorded::fill_(self_(), value);
     return self_();
   }
-  check_writable("fill_", self_());
+  check_writable("fill_", *this);
   check_fits("fill_", value, dtype());
-  kernel<Op::fill>(device().type())(self_(), value);
-  bump(self_());
+  kernel<Op::fill>(device().type())(*this, value);
+  bump(*this);
   return self_();
 }
 
@@ -617,29 +616,29 @@ Tensor& Tensor::zero_() const { return fill_(0); }
 
 Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) const {
   if (autograd::should_record(*this)) {
-    check_writable("clamp_", self_());
+    check_writable("clamp_", *this);
     detail::recorded::clamp_(self_(), min, max);
     return self_();
   }
-  const ScalarType dt = clamp_type("clamp_", self_(), min, max);
+  const ScalarType dt = clamp_type("clamp_", *this, min, max);
   check_castable("clamp_", dt, dtype());
-  check_writable("clamp_", self_());
-  clamp_impl(self_(), min, max, dtype(), self_());
-  bump(self_());
+  check_writable("clamp_", *this);
+  clamp_impl(*this, min, max, dtype(), *this);
+  bump(*this);
   return self_();
 }
 
 Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
   if (autograd::should_record(*this)) {
-    check_writable("masked_fill_", self_());
+    check_writable("masked_fill_", *this);
     detail::recorded::masked_fill_(self_(), mask, value);
     return self_();
   }
-  check_mask("masked_fill_", self_(), mask);
-  check_writable("masked_fill_", self_());
-  Tensor m = broadcast_to_self("masked_fill_", self_(), mask);
-  kernel<Op::masked_fill>(device().type())(self_(), m, value);
-  bump(self_());
+  check_mask("masked_fill_", *this, mask);
+  check_writable("masked_fill_", *this);
+  Tensor m = broadcast_to_self("masked_fill_", *this, mask);
+  kernel<Op::masked_fill>(device().type())(*this, m, value);
+  bump(*this);
   return self_();
 }
 

@@ -250,9 +250,9 @@ Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src
     return self_();
   }
   Tensor idx;
-  const int64_t d = check_scatter_add(self_(), dim, index, src, &idx);
+  const int64_t d = check_scatter_add(*this, dim, index, src, &idx);
   if (idx.numel() != 0) {
-    kernel<Op::scatter_add>(device().type())(as_1d(self_()), as_1d(src), d, as_1d(idx));
+    kernel<Op::scatter_add>(device().type())(as_1d(*this), as_1d(src), d, as_1d(idx));
   }
   impl_->storage()->bump_version();
   return self_();

@@ -235,7 +235,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
     // written values: copy the source out first.
     if (s.impl()->storage() == impl_->storage()) s = s.clone();
     DeviceType where = (is_cuda() || s.is_cuda()) ? kCUDA : kCPU;
-    kernel<Op::copy>(where)(self_(), s, non_blocking);
+    kernel<Op::copy>(where)(*this, s, non_blocking);
   }
   impl_->storage()->bump_version();
   return self_();

@@ -121,10 +121,6 @@ Tensor clamped_log(const Tensor& x) {
                Scalar(-100.0));
 }
 
-}  // namespace
-
-namespace {
-
 // ATen's nll_loss: [C] (unbatched), [N, C] or [N, C, d...] input; uint8 targets as int64.
 Tensor nll_loss_any_dim(const Tensor& input, const Tensor& target_in,
                         const NLLLossFuncOptions& options) {
@@ -142,9 +138,8 @@ Tensor nll_loss_any_dim(const Tensor& input, const Tensor& target_in,
   // by the zero total itself would make the gradient 0 * inf).
   const Tensor total = w.sum();
   const Tensor nonzero = total.ne(0);
-  return losses.sum() / where(nonzero, total, ones_like(total)) +
-         where(nonzero, zeros_like(total),
-               full_like(total, std::numeric_limits<double>::quiet_NaN()));
+  return where(nonzero, losses.sum() / where(nonzero, total, Scalar(1.0)),
+               Scalar(std::numeric_limits<double>::quiet_NaN()));
 }
 
 }  // namespace
