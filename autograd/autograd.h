@@ -13,11 +13,12 @@
 
 namespace ember::autograd {
 
-// Accumulates d(sum of tensors[i] * grad_tensors[i]) into the .grad() of every leaf.
-// A missing grad_tensors[i] means ones for a one-element tensor. retain_graph defaults to
-// create_graph.
+// Accumulates d(sum of tensors[i] * grad_tensors[i]) into the .grad() of every leaf, or
+// only of `inputs` when given (leaves or not). A missing grad_tensors[i] means ones for a
+// one-element tensor. retain_graph defaults to create_graph.
 void backward(const tensor_list& tensors, const tensor_list& grad_tensors = {},
-              std::optional<bool> retain_graph = std::nullopt, bool create_graph = false);
+              std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
+              const tensor_list& inputs = {});
 
 // Returns d(sum of outputs[i] * grad_outputs[i]) / d inputs[j] without touching .grad().
 // allow_unused: an input the outputs do not depend on gets an undefined tensor instead

@@ -52,11 +52,30 @@ void make_roots(const char* op, const tensor_list& outputs, const tensor_list& g
 }  // namespace
 
 void backward(const tensor_list& tensors, const tensor_list& grad_tensors,
-              std::optional<bool> retain_graph, bool create_graph) {
+              std::optional<bool> retain_graph, bool create_graph, const tensor_list& inputs) {
   std::vector<Edge> roots;
   tensor_list grads;
   make_roots("backward", tensors, grad_tensors, &roots, &grads);
-  Engine::execute(roots, grads, retain_graph.value_or(create_graph), create_graph, {});
+  if (inputs.empty()) {
+    Engine::execute(roots, grads, retain_graph.value_or(create_graph), create_graph, {});
+    return;
+  }
+  // Only the inputs' gradients: the engine captures them, then they accumulate into .grad()
+  // as a leaf's would (an input the tensors don't depend on gets nothing).
+  std::vector<Edge> captures;
+  for (size_t j = 0; j < inputs.size(); ++j) {
+    EMBER_CHECK(inputs[j].defined() && inputs[j].requires_grad(), "backward: input ", j,
+                " of `inputs` does not require grad");
+    captures.push_back(gradient_edge(inputs[j]));
+  }
+  tensor_list result =
+      Engine::execute(roots, grads, retain_graph.value_or(create_graph), create_graph, captures);
+  for (size_t j = 0; j < result.size(); ++j) {
+    if (!result[j].defined()) continue;
+    Tensor g = create_graph ? result[j] : result[j].detach().clone();  // owned, contiguous
+    Tensor& acc = inputs[j].mutable_grad();
+    acc = acc.defined() ? acc + g : g;
+  }
 }
 
 tensor_list grad(const tensor_list& outputs, const tensor_list& inputs,

@@ -25,7 +25,7 @@ Tensor kept(FunctionNode& n, size_t i) { return n.saved(i); }
   }
 // A binary row: both inputs are saved; each gradient only when its input needs one.
 #define EMBER_BINARY(name, types, formula, reference, node, grad_a, grad_b, ...)     \
-  Tensor record_##name(const Tensor& a, const Tensor& b) {                           \
+  [[maybe_unused]] Tensor record_##name(const Tensor& a, const Tensor& b) {          \
     Tensor y = untracked([&] { return ember::name(a, b); });                         \
     return record(node, #name, {a, b}, y, {a, b},                                    \
                   [](FunctionNode& n, const tensor_list& grads) -> tensor_list {     \
@@ -51,11 +51,24 @@ void register_recorders() {
 #undef EMBER_RECORDED
 #define EMBER_UNARY_FLOAT(name, ...) \
   ember::detail::g_unary_recorders[static_cast<int>(Op::name)] = &record_##name;
-#define EMBER_BINARY(name, ...) \
+// Bits and Integer rows (bitwise ops) have no gradient: no form (integers never record).
+#define EMBER_BINARY(name, types, ...) EMBER_REGISTER_##types(name)
+#define EMBER_REGISTER_DIFFERENTIABLE(name) \
   ember::detail::g_binary_recorders[static_cast<int>(Op::name)] = &record_##name;
+#define EMBER_REGISTER_All(name) EMBER_REGISTER_DIFFERENTIABLE(name)
+#define EMBER_REGISTER_Numeric(name) EMBER_REGISTER_DIFFERENTIABLE(name)
+#define EMBER_REGISTER_Float(name) EMBER_REGISTER_DIFFERENTIABLE(name)
+#define EMBER_REGISTER_Bits(name)
+#define EMBER_REGISTER_Integer(name)
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
 #undef EMBER_BINARY
+#undef EMBER_REGISTER_DIFFERENTIABLE
+#undef EMBER_REGISTER_All
+#undef EMBER_REGISTER_Numeric
+#undef EMBER_REGISTER_Float
+#undef EMBER_REGISTER_Bits
+#undef EMBER_REGISTER_Integer
 }
 
 }  // namespace ember::autograd

@@ -108,6 +108,29 @@ void backward_8(benchmark::State& state) {
 }
 BENCHMARK(backward_8)->UseManualTime()->Iterations(3)->Unit(benchmark::kMicrosecond);
 
+// sort and topk(k = 10) of 1M random floats on the GPU (values and int64 indices).
+void sort_1M(benchmark::State& state) {
+  Tensor a = ember::randn({int64_t(1) << 20}, ember::kCUDA);
+  per_call(state, 50, [&] { benchmark::DoNotOptimize(std::get<0>(ember::sort(a)).data_ptr()); });
+}
+BENCHMARK(sort_1M)->UseManualTime()->Iterations(5)->Unit(benchmark::kMicrosecond);
+
+void topk10_1M(benchmark::State& state) {
+  Tensor a = ember::randn({int64_t(1) << 20}, ember::kCUDA);
+  per_call(state, 50,
+           [&] { benchmark::DoNotOptimize(std::get<0>(ember::topk(a, 10)).data_ptr()); });
+}
+BENCHMARK(topk10_1M)->UseManualTime()->Iterations(5)->Unit(benchmark::kMicrosecond);
+
+// x.index({idx}): advanced indexing of 1M floats by 1M random int64 indices (x[idx]).
+void index_1M(benchmark::State& state) {
+  const int64_t n = int64_t(1) << 20;
+  Tensor x = ember::randn({n}, ember::kCUDA);
+  Tensor idx = ember::randint(0, n, {n}, ember::TensorOptions(ember::kInt64).device(ember::kCUDA));
+  per_call(state, 50, [&] { benchmark::DoNotOptimize(x.index({idx}).data_ptr()); });
+}
+BENCHMARK(index_1M)->UseManualTime()->Iterations(5)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 int main(int argc, char** argv) {

@@ -98,6 +98,18 @@ void backward_8(benchmark::State& state) {
 }
 BENCHMARK(backward_8)->UseManualTime()->Iterations(3)->Unit(benchmark::kMicrosecond);
 
+void sort_1M(benchmark::State& state) {
+  Tensor a = at::randn({int64_t(1) << 20}, gpu());
+  per_call(state, 50, [&] { benchmark::DoNotOptimize(std::get<0>(at::sort(a)).data_ptr()); });
+}
+BENCHMARK(sort_1M)->UseManualTime()->Iterations(5)->Unit(benchmark::kMicrosecond);
+
+void topk10_1M(benchmark::State& state) {
+  Tensor a = at::randn({int64_t(1) << 20}, gpu());
+  per_call(state, 50, [&] { benchmark::DoNotOptimize(std::get<0>(at::topk(a, 10)).data_ptr()); });
+}
+BENCHMARK(topk10_1M)->UseManualTime()->Iterations(5)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 int main(int argc, char** argv) {

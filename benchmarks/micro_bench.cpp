@@ -36,6 +36,16 @@ void backward_8(benchmark::State& state) {
 }
 BENCHMARK(backward_8);
 
+// t.index({Slice(), 0}) on a [64, 64] tensor: the host cost of basic indexing (one view).
+void index_slice_int(benchmark::State& state) {
+  Tensor t = ember::randn({64, 64});
+  for (auto _ : state) {
+    Tensor v = t.index({ember::indexing::Slice(), 0});
+    benchmark::DoNotOptimize(v.data_ptr());
+  }
+}
+BENCHMARK(index_slice_int);
+
 // c = a + b: reads 2 and writes 1 tensor of 16M floats (bytes/s counts all three).
 void add_16M(benchmark::State& state) {
   Tensor a = ember::randn({kBig}), b = ember::randn({kBig});
@@ -56,6 +66,27 @@ void sum_16M(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * kBig * int64_t(sizeof(float)));
 }
 BENCHMARK(sum_16M)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// sort and topk(k = 10) of 1M random floats (values and int64 indices).
+constexpr int64_t kMillion = int64_t(1) << 20;
+
+void sort_1M(benchmark::State& state) {
+  Tensor a = ember::randn({kMillion});
+  for (auto _ : state) {
+    auto r = ember::sort(a);
+    benchmark::DoNotOptimize(std::get<0>(r).data_ptr());
+  }
+}
+BENCHMARK(sort_1M)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void topk10_1M(benchmark::State& state) {
+  Tensor a = ember::randn({kMillion});
+  for (auto _ : state) {
+    auto r = ember::topk(a, 10);
+    benchmark::DoNotOptimize(std::get<0>(r).data_ptr());
+  }
+}
+BENCHMARK(topk10_1M)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // C[m, n] = A[m, k] B[k, n]; FLOPS counts 2mnk per product.
 void matmul_mnk(benchmark::State& state, int64_t m, int64_t k, int64_t n) {

@@ -83,6 +83,12 @@ def main():
     x8 = torch.randn(8, device=dev)
     emit("backward_8", host_seconds(lambda: (w * x8).sum().backward(), 10000) * 1e6, "us")
 
+    v = torch.randn(1 << 20, device=dev)
+    emit("sort_1M", per_call_seconds(lambda: torch.sort(v), 50) * 1e6, "us")
+    emit("topk10_1M", per_call_seconds(lambda: torch.topk(v, 10), 50) * 1e6, "us")
+    idx = torch.randint(0, 1 << 20, (1 << 20,), device=dev)
+    emit("index_1M", per_call_seconds(lambda: v[idx], 50) * 1e6, "us")
+
 
 if __name__ == "__main__":
     main()

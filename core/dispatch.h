@@ -21,10 +21,25 @@ using CopyKernel = void (*)(const Tensor& dst, const Tensor& src, bool non_block
 using FillKernel = void (*)(const Tensor& out, const Scalar& value);
 using RandomKernel = void (*)(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
                               const Scalar& b);
+using MultinomialKernel = void (*)(const Tensor& out, const Tensor& probs, uint64_t seed,
+                                   uint64_t offset, bool replacement);
 using ReduceKernel = void (*)(const Tensor& out, const Tensor& in, IntArrayRef dims,
                               const Scalar& param);
 using ArgReduceKernel = void (*)(const Tensor& values, const Tensor& indices, const Tensor& in,
                                  int64_t dim);
+// Sorting and selection (ops.def's sort ... median): in [R, N] contiguous, N >= 1.
+using SortKernel = void (*)(const Tensor& values, const Tensor& indices, const Tensor& in,
+                            bool descending);
+using TopkKernel = void (*)(const Tensor& values, const Tensor& indices, const Tensor& in,
+                            int64_t k, bool largest);
+using KthvalueKernel = void (*)(const Tensor& values, const Tensor& indices, const Tensor& in,
+                                int64_t k);
+using MedianKernel = void (*)(const Tensor& values, const Tensor& indices, const Tensor& in,
+                              bool ignore_nan);
+// Scans along dim of a contiguous input (ops.def's cumsum ... cummin).
+using ScanKernel = void (*)(const Tensor& out, const Tensor& in, int64_t dim);
+using ScanArgKernel = void (*)(const Tensor& values, const Tensor& indices, const Tensor& in,
+                               int64_t dim);
 using GemmKernel = void (*)(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& beta,
                             const Scalar& alpha);
 using SoftmaxKernel = void (*)(const Tensor& out, const Tensor& in, int64_t dim);

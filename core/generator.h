@@ -31,6 +31,20 @@
 // float32 maths (cosf, logf) for float32 and double maths for float64 keep CPU and CUDA close.
 // randperm (core, on the CPU) draws swap j for step i = n-1..1 from the randint words of
 // element d = n-1-i: j = v % (i + 1).
+//   random_from_to (wpe 2, any dtype): v as randint's; out = a + (int64)(v % r) for [a, b], with
+//                            r = uint64(b) - uint64(a) + 1, or out = (int64)v when r wraps to 0.
+//   multinomial (wpe 2 over out's [N, S] elements): u = uints_to_unit_double as uniform float64.
+//     Row n's weights w (in double; drawn ones set to -1, counted as 0) have the canonical
+//     cumulative sums: the row splits into 256 chunks of L = ceil(C / 256) categories; chunk j's
+//     running sum s (from 0, in category order) gives cdf[k] = pre[j] + s, pre[0] = 0,
+//     pre[j + 1] = pre[j] + (chunk j's total). Sample s of row n takes the first k with
+//     cdf[k] > u * cdf[C - 1] (the last positive-weight k if rounding leaves none). With
+//     replacement every sample uses the same cdf; without, sample s = 0..S-1 in turn recomputes
+//     the cdf with the drawn categories removed, and once no weight is left takes the first
+//     category not drawn yet. Only additions and one product per draw: CPU and CUDA agree bit
+//     for bit.
+// bernoulli, exponential_, geometric_, log_normal_ and cauchy_ are composites of rand/randn
+// (core/ops_random.cpp), so they follow the uniform and normal rows above.
 
 namespace ember {
 

@@ -119,9 +119,29 @@ inline ScalarType true_div_type(ScalarType t) {
   return is_floating_point(t) ? t : default_float_dtype();
 }
 
-enum class RowTypes { All, Float };  // core/elementwise.def's binary rows
+enum class RowTypes { All, Numeric, Float, Bits, Integer };  // core/elementwise.def's
+constexpr bool row_differentiable(RowTypes types) {
+  return types != RowTypes::Bits && types != RowTypes::Integer;
+}
 inline ScalarType row_dtype(RowTypes types, ScalarType promoted) {
   return types == RowTypes::Float ? true_div_type(promoted) : promoted;
+}
+
+// Integer division by zero is an error on the CPU, as PyTorch's ("ZeroDivisionError"); CUDA
+// computes on (0), as PyTorch's CUDA gives what the hardware does. For the rows that divide.
+template <Op op>
+void check_row_inputs(const Tensor& b, ScalarType compute) {
+  if constexpr (op == Op::fmod || op == Op::remainder || op == Op::floor_divide) {
+    if (is_floating_point(compute) || compute == kBool || !b.device().is_cpu()) return;
+    EMBER_CHECK(!(b == 0).any().item<bool>(), op_name(op),
+                ": ZeroDivisionError (integer division by zero, ", dtype_name(compute), ")");
+  }
+}
+
+// The in-place forms of the rows: self = f(self), which must fit self's dtype.
+Tensor& assign_result(const char* op, const Tensor& self, const Tensor& result) {
+  check_castable(op, result.dtype(), self.dtype());
+  return const_cast<Tensor&>(self).copy_(result);
 }
 
 // exp, log, sin...: integer and bool inputs compute in the default float dtype.
@@ -336,11 +356,16 @@ Tensor pow(const Scalar& base, const Tensor& exponent) {
 // integer and bool pairs compute in the default float dtype.
 #define EMBER_BINARY(name, types, ...)                                               \
   Tensor name(const Tensor& a, const Tensor& b) {                                    \
-    if (autograd::should_record(a, b)) return detail::record_binary(Op::name, a, b); \
+    if (row_differentiable(RowTypes::types) && autograd::should_record(a, b))        \
+      return detail::record_binary(Op::name, a, b);                                  \
     const ScalarType dt = row_dtype(RowTypes::types, result_type(a, b));             \
+    check_row_inputs<Op::name>(b, dt);                                               \
     return binary<Op::name>(#name, a, b, dt, dt);                                    \
   }                                                                                  \
-  Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); }
+  Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); } \
+  Tensor& Tensor::name##_(const Tensor& other) const {                               \
+    return assign_result(#name "_", *this, ember::name(*this, other));               \
+  }
 #include <ember/core/elementwise.def>
 #undef EMBER_BINARY
 
@@ -367,9 +392,19 @@ Tensor relu(const Tensor& t) {
     if (autograd::should_record(t)) return detail::record_unary(Op::name, t); \
     return unary_float<Op::name>(t);                                          \
   }                                                                           \
-  Tensor Tensor::name() const { return ember::name(*this); }
+  Tensor Tensor::name() const { return ember::name(*this); }                  \
+  Tensor& Tensor::name##_() const { return assign_result(#name "_", *this, ember::name(*this)); }
+// floor, ceil, ...: the rows that keep their input's dtype.
+#define EMBER_UNARY_SAME(name, ...)                                           \
+  Tensor name(const Tensor& t) {                                              \
+    if (autograd::should_record(t)) return detail::record_unary(Op::name, t); \
+    return unary_same<Op::name>(t);                                           \
+  }                                                                           \
+  Tensor Tensor::name() const { return ember::name(*this); }                  \
+  Tensor& Tensor::name##_() const { return assign_result(#name "_", *this, ember::name(*this)); }
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
+#undef EMBER_UNARY_SAME
 
 Tensor logical_not(const Tensor& t) {
   Tensor out = empty_on(t.sizes(), kBool, t.device());

@@ -9,6 +9,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -80,6 +81,9 @@ class TensorImpl {
 
 class Tensor;
 using TensorList = ArrayRef<Tensor>;
+namespace indexing {
+class TensorIndex;  // core/indexing.h
+}  // namespace indexing
 
 namespace detail {
 // Small CUDA ops the backend recorded but has not launched yet (cuda/batch.h), and the
@@ -182,6 +186,52 @@ class Tensor {
   std::vector<Tensor> unbind(int64_t dim = 0) const;
   Tensor as_strided(IntArrayRef sizes, IntArrayRef strides,
                     std::optional<int64_t> storage_offset = std::nullopt) const;
+  // More views (core/ops_shape.cpp)
+  Tensor squeeze(IntArrayRef dim) const;
+  Tensor movedim(IntArrayRef source, IntArrayRef destination) const;
+  Tensor movedim(int64_t source, int64_t destination) const;
+  Tensor moveaxis(IntArrayRef source, IntArrayRef destination) const;
+  Tensor moveaxis(int64_t source, int64_t destination) const;
+  Tensor swapaxes(int64_t axis0, int64_t axis1) const;
+  Tensor swapdims(int64_t dim0, int64_t dim1) const;
+  Tensor broadcast_to(IntArrayRef size) const;
+  Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
+  Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  Tensor T() const;   // all dims reversed
+  Tensor mT() const;  // last two dims swapped (batches of matrices)
+  Tensor mH() const;  // mT (ember's dtypes are real)
+  Tensor H() const;   // t() of a matrix
+  Tensor adjoint() const;
+  std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
+  // In-place views: change this tensor's geometry (every handle to it sees the change).
+  Tensor& squeeze_() const;
+  Tensor& squeeze_(int64_t dim) const;
+  Tensor& squeeze_(IntArrayRef dim) const;
+  Tensor& unsqueeze_(int64_t dim) const;
+  Tensor& transpose_(int64_t dim0, int64_t dim1) const;
+  Tensor& t_() const;
+  Tensor& swapaxes_(int64_t axis0, int64_t axis1) const;
+  Tensor& swapdims_(int64_t dim0, int64_t dim1) const;
+  // Shape ops that copy (core/ops_shape.cpp)
+  Tensor flip(IntArrayRef dims) const;
+  Tensor fliplr() const;
+  Tensor flipud() const;
+  Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
+  Tensor rot90(int64_t k = 1, IntArrayRef dims = {0, 1}) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+  Tensor& tril_(int64_t diagonal = 0) const;
+  Tensor& triu_(int64_t diagonal = 0) const;
+  Tensor diag(int64_t diagonal = 0) const;
+  Tensor diag_embed(int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1) const;
+  Tensor repeat(IntArrayRef repeats) const;
+  Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  Tensor tile(IntArrayRef dims) const;
+  Tensor narrow_copy(int64_t dim, int64_t start, int64_t length) const;
 
   // ---- copies, conversions ----
   Tensor contiguous() const;
@@ -275,9 +325,75 @@ class Tensor {
   Tensor abs() const;
   Tensor relu() const;
 // exp() ... gelu(): the rows of core/elementwise.def
-#define EMBER_UNARY_FLOAT(name, ...) Tensor name() const;
+#define EMBER_UNARY_FLOAT(name, ...) \
+  Tensor name() const;               \
+  Tensor& name##_() const;
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
+#define EMBER_BINARY(name, ...) Tensor& name##_(const Tensor& other) const;
+#include <ember/core/elementwise.def>
+#undef EMBER_BINARY
+  Tensor fmod(const Scalar& other) const;
+  Tensor remainder(const Scalar& other) const;
+  Tensor floor_divide(const Scalar& other) const;
+  Tensor copysign(const Scalar& other) const;
+  Tensor xlogy(const Scalar& other) const;
+  Tensor bitwise_and(const Scalar& other) const;
+  Tensor bitwise_or(const Scalar& other) const;
+  Tensor bitwise_xor(const Scalar& other) const;
+  Tensor bitwise_left_shift(const Scalar& other) const;
+  Tensor bitwise_right_shift(const Scalar& other) const;
+  Tensor& fmod_(const Scalar& other) const;
+  Tensor& remainder_(const Scalar& other) const;
+  Tensor bitwise_not() const;
+  Tensor& bitwise_not_() const;
+  Tensor operator~() const { return bitwise_not(); }
+  Tensor& operator&=(const Tensor& o) const { return bitwise_and_(o); }
+  Tensor& operator|=(const Tensor& o) const { return bitwise_or_(o); }
+  Tensor& operator^=(const Tensor& o) const { return bitwise_xor_(o); }
+  Tensor logical_xor(const Tensor& other) const;
+  Tensor div(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor div(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor true_divide(const Tensor& other) const;
+  Tensor true_divide(const Scalar& other) const;
+  Tensor square() const;
+  Tensor sgn() const;
+  Tensor fix() const;
+  Tensor round(int64_t decimals) const;
+  Tensor isnan() const;
+  Tensor isinf() const;
+  Tensor isposinf() const;
+  Tensor isneginf() const;
+  Tensor isfinite() const;
+  Tensor nan_to_num(std::optional<double> nan = std::nullopt,
+                    std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
+  Tensor isclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+                 bool equal_nan = false) const;
+  Tensor lerp(const Tensor& end, const Scalar& weight) const;
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  Tensor addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
+  Tensor addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
+  Tensor max(const Tensor& other) const;
+  Tensor min(const Tensor& other) const;
+  Tensor clamp(const std::optional<Tensor>& min,
+               const std::optional<Tensor>& max = std::nullopt) const;
+  Tensor& relu_() const;
+  Tensor& pow_(const Scalar& exponent) const;
+  Tensor& pow_(const Tensor& exponent) const;
+  // In-place comparisons: self = (self op other), in self's dtype.
+  Tensor& eq_(const Scalar& other) const;
+  Tensor& eq_(const Tensor& other) const;
+  Tensor& ne_(const Scalar& other) const;
+  Tensor& ne_(const Tensor& other) const;
+  Tensor& lt_(const Scalar& other) const;
+  Tensor& lt_(const Tensor& other) const;
+  Tensor& le_(const Scalar& other) const;
+  Tensor& le_(const Tensor& other) const;
+  Tensor& gt_(const Scalar& other) const;
+  Tensor& gt_(const Tensor& other) const;
+  Tensor& ge_(const Scalar& other) const;
+  Tensor& ge_(const Tensor& other) const;
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
   Tensor clamp_min(const Scalar& min) const { return clamp(min, std::nullopt); }
   Tensor clamp_max(const Scalar& max) const { return clamp(std::nullopt, max); }
@@ -311,6 +427,20 @@ class Tensor {
   // In-place random fills, as LibTorch's: uniform in [from, to), normal (mean, std).
   Tensor& uniform_(double from = 0, double to = 1) const;
   Tensor& normal_(double mean = 0, double std = 1) const;
+  // More random ops (core/ops_random.cpp), as LibTorch's. random_(): integers in [0, 2^24]
+  // (float32), [0, 2^53] (float64) or [0, the dtype's max]; random_(to): [0, to).
+  Tensor bernoulli() const;
+  Tensor bernoulli(double p) const;
+  Tensor& bernoulli_(double p = 0.5) const;
+  Tensor& bernoulli_(const Tensor& p) const;
+  Tensor& random_() const;
+  Tensor& random_(int64_t to) const;
+  Tensor& random_(int64_t from, std::optional<int64_t> to) const;
+  Tensor& exponential_(double lambd = 1) const;
+  Tensor& geometric_(double p) const;
+  Tensor& log_normal_(double mean = 1, double std = 2) const;
+  Tensor& cauchy_(double median = 0, double sigma = 1) const;
+  Tensor multinomial(int64_t num_samples, bool replacement = false) const;
   Tensor& fill_(const Scalar& value) const;
   Tensor& zero_() const;
   Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
@@ -362,6 +492,33 @@ class Tensor {
   Tensor all(int64_t dim, bool keepdim = false) const;
   Tensor any() const;
   Tensor any(int64_t dim, bool keepdim = false) const;
+  // Sorting, selection, scans and more reductions (core/ops_sort.cpp), as the free functions.
+  std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> sort(std::optional<bool> stable, int64_t dim = -1,
+                                  bool descending = false) const;
+  Tensor argsort(int64_t dim = -1, bool descending = false) const;
+  Tensor argsort(bool stable, int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true,
+                                  bool sorted = true) const;
+  std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
+  Tensor median() const;
+  std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
+  Tensor nanmedian() const;
+  std::tuple<Tensor, Tensor> nanmedian(int64_t dim, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> mode(int64_t dim = -1, bool keepdim = false) const;
+  Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor& cumsum_(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor& cumprod_(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
+  std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
+  Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
+  Tensor nansum(IntArrayRef dim = {}, bool keepdim = false,
+                std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor nanmean(IntArrayRef dim = {}, bool keepdim = false,
+                 std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor count_nonzero(IntArrayRef dim) const;
+  Tensor count_nonzero(std::optional<int64_t> dim = std::nullopt) const;
 
   // ---- linear algebra, softmax, indexing ----
   Tensor matmul(const Tensor& other) const;
@@ -375,6 +532,80 @@ class Tensor {
   Tensor gather(int64_t dim, const Tensor& index) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  // t.index({Slice(), 0}), t.index({mask}), t.index_put_({idx, "..."}, v): LibTorch's
+  // indexing (core/indexing.h). Ints, slices, None and Ellipsis give views; tensors copy.
+  Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor index(const std::vector<std::optional<Tensor>>& indices) const;  // ATen's index.Tensor
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& rhs) const;
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& v) const;
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& rhs) const;
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& v) const;
+  Tensor& index_put_(const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                     bool accumulate = false) const;
+  Tensor index_put(const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                   bool accumulate = false) const;
+  Tensor masked_select(const Tensor& mask) const;
+  Tensor masked_scatter(const Tensor& mask, const Tensor& source) const;
+  Tensor& masked_scatter_(const Tensor& mask, const Tensor& source) const;
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;  // value: 0-dim
+  Tensor& masked_fill_(const Tensor& mask, const Tensor& value) const;
+  Tensor nonzero() const;   // [n, dim] int64 coordinates of the nonzero elements
+  Tensor argwhere() const;  // the same as nonzero()
+  // Linear-algebra composites (core/ops_linalg2.cpp) and the scatter family
+  // (core/ops_scatter.cpp), as the free functions of the same names.
+  Tensor dot(const Tensor& tensor) const;
+  Tensor vdot(const Tensor& other) const;
+  Tensor inner(const Tensor& other) const;
+  Tensor outer(const Tensor& vec2) const;
+  Tensor ger(const Tensor& vec2) const;
+  Tensor mv(const Tensor& vec) const;
+  Tensor addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
+               const Scalar& alpha = 1) const;
+  Tensor& addmv_(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
+                 const Scalar& alpha = 1) const;
+  Tensor addr(const Tensor& vec1, const Tensor& vec2, const Scalar& beta = 1,
+              const Scalar& alpha = 1) const;
+  Tensor& addr_(const Tensor& vec1, const Tensor& vec2, const Scalar& beta = 1,
+                const Scalar& alpha = 1) const;
+  Tensor baddbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                 const Scalar& alpha = 1) const;
+  Tensor& baddbmm_(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                   const Scalar& alpha = 1) const;
+  Tensor addbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                const Scalar& alpha = 1) const;
+  Tensor& addbmm_(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                  const Scalar& alpha = 1) const;
+  Tensor trace() const;
+  Tensor kron(const Tensor& other) const;
+  Tensor cross(const Tensor& other, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src,
+                 std::string_view reduce) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value,
+                 std::string_view reduce) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src,
+                   std::string_view reduce) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value,
+                   std::string_view reduce) const;
+  Tensor scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src,
+                        std::string_view reduce, bool include_self = true) const;
+  Tensor& scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src,
+                          std::string_view reduce, bool include_self = true) const;
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source,
+                   const Scalar& alpha = 1) const;
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source,
+                     const Scalar& alpha = 1) const;
+  Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor index_fill(int64_t dim, const Tensor& index, const Tensor& value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Tensor& value) const;
+  Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor bincount(const std::optional<Tensor>& weights = {}, int64_t minlength = 0) const;
 
   // ---- operators ----
   Tensor operator-() const { return neg(); }
@@ -424,6 +655,18 @@ Tensor operator>(const Tensor& a, const Tensor& b);
 Tensor operator>(const Tensor& a, const Scalar& b);
 Tensor operator>=(const Tensor& a, const Tensor& b);
 Tensor operator>=(const Tensor& a, const Scalar& b);
+Tensor operator%(const Tensor& a, const Tensor& b);  // remainder
+Tensor operator%(const Tensor& a, const Scalar& b);
+Tensor operator%(const Scalar& a, const Tensor& b);
+Tensor operator&(const Tensor& a, const Tensor& b);  // bitwise_and
+Tensor operator&(const Tensor& a, const Scalar& b);
+Tensor operator&(const Scalar& a, const Tensor& b);
+Tensor operator|(const Tensor& a, const Tensor& b);  // bitwise_or
+Tensor operator|(const Tensor& a, const Scalar& b);
+Tensor operator|(const Scalar& a, const Tensor& b);
+Tensor operator^(const Tensor& a, const Tensor& b);  // bitwise_xor
+Tensor operator^(const Tensor& a, const Scalar& b);
+Tensor operator^(const Scalar& a, const Tensor& b);
 Tensor operator&&(const Tensor& a, const Tensor& b);
 Tensor operator||(const Tensor& a, const Tensor& b);
 Tensor operator!(const Tensor& a);
@@ -432,3 +675,5 @@ Tensor operator!(const Tensor& a);
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
 }  // namespace ember
+
+#include <ember/core/indexing.h>  // Slice, None, Ellipsis: the arguments of index()

@@ -20,11 +20,14 @@ void register_reduce_kernels();         // cpu/reduce.cpp
 void register_gemm_kernels();           // cpu/gemm.cpp
 void register_softmax_kernels();        // cpu/softmax.cpp
 void register_index_kernels();          // cpu/index.cpp
+void register_scatter_kernels();        // cpu/scatter.cpp (scatter, scatter_mul/amax/amin)
 void register_cross_entropy_kernels();  // cpu/cross_entropy.cpp (fused forward, backward)
 void register_optim_kernels();          // cpu/optim.cpp (fused optimizer steps)
 void register_conv_kernels();           // cpu/conv.cpp (conv2d and its two backward kernels)
 void register_pool_kernels();           // cpu/pool.cpp (max/avg pooling and their backward)
 void register_batch_norm_kernels();     // cpu/batch_norm.cpp (statistics, normalization, backward)
+void register_sort_kernels();           // cpu/sort.cpp (sort, topk, kthvalue, median)
+void register_scan_kernels();           // cpu/scan.cpp (cumsum, cumprod, cummax, cummin)
 
 }  // namespace cpu
 }  // namespace ember

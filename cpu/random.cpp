@@ -1,9 +1,13 @@
-// CPU random kernels (uniform, normal, randint) over the counter-based Philox stream.
-// They follow the scheme at the top of core/generator.h exactly, so CUDA draws the same.
+// CPU random kernels (uniform, normal, randint, random_from_to, multinomial) over the Philox
+// stream. They follow the scheme at the top of core/generator.h exactly, so CUDA draws the same.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include <Eigen/Core>
+
+#include <ember/common/multinomial_math.h>
 
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
@@ -150,12 +154,87 @@ void randint_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Sca
   });
 }
 
+// [a, b] (both included), two words (64 bits) per element; b - a + 1 wrapping to 0 is all 2^64.
+void random_from_to_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
+                           const Scalar& b) {
+  const int64_t low = a.to<int64_t>();
+  const uint64_t range = static_cast<uint64_t>(b.to<int64_t>()) - static_cast<uint64_t>(low) + 1;
+  EMBER_DISPATCH_ALL_TYPES(out.dtype(), "random_", [&] {
+    philox_fill<scalar_t, 2>(out, seed, offset, [=](const Philox4& w, scalar_t* v) {
+      for (int j = 0; j < 2; ++j) {
+        const uint64_t bits = (static_cast<uint64_t>(w.v[2 * j]) << 32) | w.v[2 * j + 1];
+        const uint64_t r = range == 0 ? bits : bits % range;
+        v[j] = static_cast<scalar_t>(static_cast<int64_t>(static_cast<uint64_t>(low) + r));
+      }
+    });
+  });
+}
+
+// The canonical cumulative sums of a row (core/generator.h): chunk by chunk, each chunk's
+// running sum added to the sum of the chunks before it.
+template <class W>
+void canonical_cdf(const W* w, double* cdf, int64_t c) {
+  const int64_t len = common::multinomial_chunk_len(c);
+  double pre = 0;
+  for (int64_t begin = 0; begin < c; begin += len) {
+    const int64_t end = std::min(c, begin + len);
+    double s = 0;
+    for (int64_t k = begin; k < end; ++k) {
+      s += common::multinomial_weight(w[k]);
+      cdf[k] = pre + s;
+    }
+    pre = pre + s;
+  }
+}
+
+// probs [N, C] contiguous float32/float64 (rows valid), out [N, S] int64 contiguous.
+void multinomial_kernel(const Tensor& out, const Tensor& probs, uint64_t seed, uint64_t offset,
+                        bool replacement) {
+  const int64_t rows = out.size(0), samples = out.size(1), c = probs.size(1);
+  const bool one_cdf = common::multinomial_one_cdf(replacement, samples);
+  int64_t* dst = out.data_ptr<int64_t>();
+  EMBER_DISPATCH_FLOATING_TYPES(probs.dtype(), "multinomial", [&] {
+    const scalar_t* p = probs.data_ptr<scalar_t>();
+    const int64_t work = c * (one_cdf ? 1 : samples) + samples;
+    const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / std::max<int64_t>(1, work));
+    parallel_range(rows, grain, [&](int64_t begin, int64_t end) {
+      std::vector<double> w(one_cdf ? 0 : c), cdf(c);
+      for (int64_t r = begin; r < end; ++r) {
+        const scalar_t* row = p + r * c;
+        if (one_cdf) {
+          canonical_cdf(row, cdf.data(), c);
+          for (int64_t s = 0; s < samples; ++s) {
+            const int64_t e = r * samples + s;
+            dst[e] = common::multinomial_pick(row, cdf.data(), c,
+                                              common::multinomial_uniform(seed, offset, e));
+          }
+          continue;
+        }
+        // Without replacement: one category at a time, each leaving the row (weight -1).
+        for (int64_t k = 0; k < c; ++k) w[k] = static_cast<double>(row[k]);
+        for (int64_t s = 0; s < samples; ++s) {
+          const int64_t e = r * samples + s;
+          canonical_cdf(w.data(), cdf.data(), c);
+          const int64_t k = cdf[c - 1] > 0 ? common::multinomial_pick(
+                                                 w.data(), cdf.data(), c,
+                                                 common::multinomial_uniform(seed, offset, e))
+                                           : common::multinomial_first_left(w.data(), c);
+          w[k] = -1;
+          dst[e] = k;
+        }
+      }
+    });
+  });
+}
+
 }  // namespace
 
 void register_random_kernels() {
   register_kernel<Op::uniform>(kCPU, &uniform_kernel);
   register_kernel<Op::normal>(kCPU, &normal_kernel);
   register_kernel<Op::randint>(kCPU, &randint_kernel);
+  register_kernel<Op::random_from_to>(kCPU, &random_from_to_kernel);
+  register_kernel<Op::multinomial>(kCPU, &multinomial_kernel);
 }
 
 }  // namespace cpu

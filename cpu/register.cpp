@@ -20,11 +20,14 @@ void register_backend() {
   register_gemm_kernels();
   register_softmax_kernels();
   register_index_kernels();
+  register_scatter_kernels();
   register_cross_entropy_kernels();
   register_optim_kernels();
   register_conv_kernels();
   register_pool_kernels();
   register_batch_norm_kernels();
+  register_sort_kernels();
+  register_scan_kernels();
 }
 
 }  // namespace cpu

@@ -191,8 +191,11 @@ void register_unary_kernels() {
   register_kernel<Op::abs>(kCPU, &abs_kernel);
   register_kernel<Op::relu>(kCPU, &numeric_kernel<Relu>);
 #define EMBER_UNARY_FLOAT(name, ...) register_kernel<Op::name>(kCPU, &float_kernel<Op::name>);
+#define EMBER_UNARY_SAME(name, ...) \
+  register_kernel<Op::name>(kCPU, &numeric_kernel<common::UnaryMath<Op::name>>);
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
+#undef EMBER_UNARY_SAME
   register_kernel<Op::logical_not>(kCPU, &logical_not_kernel);
 }
 

@@ -11,6 +11,7 @@ namespace cuda {
 void register_copy_kernels();    // cuda/copy.cpp (copy between any devices, fill)
 void register_gemm_kernels();    // cuda/gemm.cpp (addmm, baddbmm through cuBLAS)
 void register_index_kernels();   // cuda/index.cu (index_select, gather, scatter_add)
+void register_scatter_kernels(); // cuda/scatter.cu (scatter, scatter_mul/amax/amin)
 void register_random_kernels();  // cuda/random.cu (uniform, normal, randint)
 // Elementwise families over cuda/loops.cuh; register_elementwise_kernels() (cuda/binary.cu)
 // calls the three.
@@ -30,6 +31,8 @@ void register_optim_kernels();          // cuda/optim.cu (fused multi-tensor opt
 void register_conv_kernels();
 void register_pool_kernels();        // cuda/pool.cu (max/avg pooling and their backward)
 void register_batch_norm_kernels();  // cuda/batch_norm.cu (statistics, normalization, backward)
+void register_sort_kernels();        // cuda/sort.cu (sort, topk, kthvalue, median; CUB)
+void register_scan_kernels();        // cuda/scan.cu (cumsum, cumprod, cummax, cummin)
 // cuda/copy_kernel.cu: dst = src converted to dst's dtype; both CUDA on one device, same
 // shape, any dtypes and strides. Runs on the current stream of the current device.
 void copy_on_device(const Tensor& dst, const Tensor& src);

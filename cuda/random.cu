@@ -1,9 +1,10 @@
-// CUDA random kernels (uniform, normal, randint) over the counter-based Philox stream.
+// CUDA random kernels (uniform, normal, randint, random_from_to, multinomial) over Philox.
 // They follow the scheme at the top of core/generator.h exactly, so they draw the CPU's numbers.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
+#include <ember/common/multinomial_math.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/generator.h>
@@ -171,12 +172,151 @@ void randint_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Sca
   });
 }
 
+// [low, low + range - 1], 64 random bits per element; range 0 stands for all 2^64 values.
+template <class T>
+struct RandomFromTo {
+  int64_t low;
+  uint64_t range;
+  __device__ void operator()(const Philox4& w, T* v) const {
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+      const uint64_t bits = (static_cast<uint64_t>(w.v[2 * j]) << 32) | w.v[2 * j + 1];
+      const uint64_t r = range == 0 ? bits : bits % range;
+      v[j] = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + r));
+    }
+  }
+};
+
+// [a, b] (both included), two words (64 bits) per element, any dtype.
+void random_from_to_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
+                           const Scalar& b) {
+  const int64_t low = a.to<int64_t>();
+  const uint64_t range = static_cast<uint64_t>(b.to<int64_t>()) - static_cast<uint64_t>(low) + 1;
+  EMBER_DISPATCH_ALL_TYPES(out.dtype(), "random_", [&] {
+    philox_fill<scalar_t, 2>("random_", out, seed, offset, RandomFromTo<scalar_t>{low, range});
+  });
+}
+
+// ---- multinomial: one block of kMultinomialChunks threads per row ----
+constexpr int kChunks = common::kMultinomialChunks;
+
+// The canonical cumulative sums of one row (core/generator.h), thread j summing chunk j, as the
+// CPU's canonical_cdf does chunk after chunk. tot: kChunks doubles of shared memory.
+template <class W>
+__device__ void block_cdf(const W* w, double* cdf, int64_t c, double* tot) {
+  const int64_t len = common::multinomial_chunk_len(c);
+  const int64_t first = static_cast<int64_t>(threadIdx.x) * len;
+  const int64_t begin = first < c ? first : c;
+  const int64_t end = begin + len < c ? begin + len : c;
+  double s = 0;
+  for (int64_t k = begin; k < end; ++k) s = __dadd_rn(s, common::multinomial_weight(w[k]));
+  tot[threadIdx.x] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double pre = 0;
+    for (int j = 0; j < kChunks; ++j) {
+      const double t = tot[j];
+      tot[j] = pre;
+      pre = __dadd_rn(pre, t);
+    }
+  }
+  __syncthreads();
+  const double pre = tot[threadIdx.x];
+  s = 0;
+  for (int64_t k = begin; k < end; ++k) {
+    s = __dadd_rn(s, common::multinomial_weight(w[k]));
+    cdf[k] = __dadd_rn(pre, s);
+  }
+  __syncthreads();
+}
+
+// One cdf per row (with replacement, or a single sample), a block per row.
+template <class T>
+__global__ void multinomial_cdf_kernel(const T* probs, double* cdf, int64_t rows, int64_t c) {
+  __shared__ double tot[kChunks];
+  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x)
+    block_cdf(probs + r * c, cdf + r * c, c, tot);
+}
+
+// Then one thread per output element, each a search of its row's cdf.
+template <class T>
+__global__ void multinomial_pick_kernel(int64_t* out, const T* probs, const double* cdf,
+                                        int64_t numel, int64_t samples, int64_t c, uint64_t seed,
+                                        uint64_t offset) {
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < numel;
+       e += int64_t(blockDim.x) * gridDim.x) {
+    const int64_t r = e / samples;
+    out[e] = common::multinomial_pick(probs + r * c, cdf + r * c, c,
+                                      common::multinomial_uniform(seed, offset, e));
+  }
+}
+
+// Without replacement (several samples): a block per row draws its samples in turn, each drawn
+// category leaving the row (weight -1) and the cdf recomputed.
+template <class T>
+__global__ void multinomial_draw_kernel(int64_t* out, const T* probs, double* w, double* cdf,
+                                        int64_t rows, int64_t samples, int64_t c, uint64_t seed,
+                                        uint64_t offset) {
+  __shared__ double tot[kChunks];
+  for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    double* wr = w + r * c;
+    double* cr = cdf + r * c;
+    for (int64_t k = threadIdx.x; k < c; k += blockDim.x)
+      wr[k] = static_cast<double>(probs[r * c + k]);
+    __syncthreads();
+    for (int64_t s = 0; s < samples; ++s) {
+      block_cdf(wr, cr, c, tot);
+      if (threadIdx.x == 0) {
+        const int64_t e = r * samples + s;
+        const int64_t k =
+            cr[c - 1] > 0
+                ? common::multinomial_pick(wr, cr, c, common::multinomial_uniform(seed, offset, e))
+                : common::multinomial_first_left(wr, c);
+        out[e] = k;
+        wr[k] = -1;
+      }
+      __syncthreads();
+    }
+  }
+}
+
+// probs [N, C] contiguous float32/float64 (rows valid), out [N, S] int64 contiguous.
+void multinomial_kernel(const Tensor& out, const Tensor& probs, uint64_t seed, uint64_t offset,
+                        bool replacement) {
+  const int64_t rows = out.size(0), samples = out.size(1), c = probs.size(1);
+  if (rows == 0 || samples == 0) return;
+  DeviceGuard guard(out.device().index());
+  const bool one_cdf = common::multinomial_one_cdf(replacement, samples);
+  const Tensor cdf = empty_on({rows, c}, kFloat64, out.device());
+  const unsigned row_blocks = grid_blocks(rows, 1, kMaxBlocks);
+  EMBER_DISPATCH_FLOATING_TYPES(probs.dtype(), "multinomial", [&] {
+    const scalar_t* p = probs.data_ptr<scalar_t>();
+    if (one_cdf) {
+      multinomial_cdf_kernel<scalar_t>
+          <<<row_blocks, kChunks, 0, current_stream()>>>(p, cdf.data_ptr<double>(), rows, c);
+      EMBER_CUDA_KERNEL_CHECK("multinomial");
+      const int64_t numel = rows * samples;
+      multinomial_pick_kernel<scalar_t>
+          <<<grid_blocks(numel, kBlock, kMaxBlocks), kBlock, 0, current_stream()>>>(
+              out.data_ptr<int64_t>(), p, cdf.data_ptr<double>(), numel, samples, c, seed, offset);
+    } else {
+      const Tensor w = empty_on({rows, c}, kFloat64, out.device());
+      multinomial_draw_kernel<scalar_t><<<row_blocks, kChunks, 0, current_stream()>>>(
+          out.data_ptr<int64_t>(), p, w.data_ptr<double>(), cdf.data_ptr<double>(), rows, samples,
+          c, seed, offset);
+    }
+    EMBER_CUDA_KERNEL_CHECK("multinomial");
+  });
+}
+
 }  // namespace
 
 void register_random_kernels() {
   register_kernel<Op::uniform>(kCUDA, &uniform_kernel);
   register_kernel<Op::normal>(kCUDA, &normal_kernel);
   register_kernel<Op::randint>(kCUDA, &randint_kernel);
+  register_kernel<Op::random_from_to>(kCUDA, &random_from_to_kernel);
+  register_kernel<Op::multinomial>(kCUDA, &multinomial_kernel);
 }
 
 }  // namespace cuda

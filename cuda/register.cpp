@@ -22,6 +22,7 @@ void register_backend() {
   register_elementwise_kernels();
   register_gemm_kernels();
   register_index_kernels();
+  register_scatter_kernels();
   register_random_kernels();
   register_reduce_kernels();
   register_softmax_kernels();
@@ -30,6 +31,8 @@ void register_backend() {
   register_conv_kernels();
   register_pool_kernels();
   register_batch_norm_kernels();
+  register_sort_kernels();
+  register_scan_kernels();
 }
 
 }  // namespace cuda

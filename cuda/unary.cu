@@ -92,8 +92,11 @@ void register_unary_kernels() {
   register_kernel<Op::abs>(kCUDA, &numeric_kernel<Abs>);
   register_kernel<Op::relu>(kCUDA, &numeric_kernel<Relu>);
 #define EMBER_UNARY_FLOAT(name, ...) register_kernel<Op::name>(kCUDA, &float_kernel<Op::name>);
+#define EMBER_UNARY_SAME(name, ...) \
+  register_kernel<Op::name>(kCUDA, &numeric_kernel<common::UnaryMath<Op::name>>);
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
+#undef EMBER_UNARY_SAME
   register_kernel<Op::logical_not>(kCUDA, &logical_not_kernel);
 }
 

@@ -2,7 +2,9 @@
 // dtype and device, scaled in place and copied in under NoGradGuard.
 #include <ember/nn/init.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
@@ -77,6 +79,41 @@ Tensor constant_(Tensor tensor, const Scalar& value) {
 
 Tensor zeros_(Tensor tensor) { return constant_(std::move(tensor), 0); }
 Tensor ones_(Tensor tensor) { return constant_(std::move(tensor), 1); }
+
+Tensor eye_(Tensor tensor) {
+  check_defined("eye_", tensor);
+  EMBER_CHECK(tensor.dim() == 2, "eye_: Only tensors with 2 dimensions are supported, got ",
+              tensor.dim());
+  NoGradGuard no_grad;
+  return tensor.copy_(ember::eye(tensor.size(0), tensor.size(1), tensor.options()));
+}
+
+// Built on the host (a few ones) and copied in, to any device and dtype.
+Tensor dirac_(Tensor tensor, int64_t groups) {
+  check_defined("dirac_", tensor);
+  const int64_t dims = tensor.dim();
+  EMBER_CHECK(dims >= 3 && dims <= 5, "dirac_: Only tensors with 3, 4, or 5 dimensions are ",
+              "supported, got ", dims);
+  EMBER_CHECK(groups > 0 && tensor.size(0) % groups == 0,
+              "dirac_: Dimension 0 should be divisible by groups (", groups, "), got size ",
+              tensor.size(0));
+  const int64_t out_per_group = tensor.size(0) / groups;
+  const int64_t min_dim = std::min(out_per_group, tensor.size(1));
+  const int64_t numel = tensor.numel();
+  std::vector<double> values(static_cast<size_t>(numel), 0.0);
+  int64_t kernel = 1, centre = 0;
+  for (int64_t d = 2; d < dims; ++d) {
+    kernel *= tensor.size(d);
+    centre = centre * tensor.size(d) + tensor.size(d) / 2;
+  }
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t d = 0; d < min_dim; ++d) {
+      const int64_t o = g * out_per_group + d;
+      values[static_cast<size_t>((o * tensor.size(1) + d) * kernel + centre)] = 1.0;
+    }
+  NoGradGuard no_grad;
+  return tensor.copy_(ember::tensor(values, kFloat64).reshape(tensor.sizes()));
+}
 
 Tensor xavier_uniform_(Tensor tensor, double gain) {
   auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(tensor);

@@ -59,6 +59,11 @@ Tensor normal_(Tensor tensor, double mean = 0, double std = 1);
 Tensor constant_(Tensor tensor, const Scalar& value);
 Tensor zeros_(Tensor tensor);
 Tensor ones_(Tensor tensor);
+// 2-d tensors: the identity (ones on the main diagonal of a rectangular matrix).
+Tensor eye_(Tensor tensor);
+// 3-, 4- or 5-d conv weights [O, C, k...]: the identity convolution (a one at the kernel's
+// centre for output channel i and input channel i of each of the groups), zeros elsewhere.
+Tensor dirac_(Tensor tensor, int64_t groups = 1);
 
 // Glorot: std = gain * sqrt(2 / (fan_in + fan_out)); uniform bound sqrt(3) * std.
 Tensor xavier_uniform_(Tensor tensor, double gain = 1.0);

@@ -446,4 +446,17 @@ inline Operand operand(Rng& rng, const Shape& s, ScalarType dt, double lo = -3, 
   return o;
 }
 
+// erf^-1 by bisection on std::erf (the tests' reference, independent of the kernels').
+inline double erfinv(double y) {
+  if (y <= -1) return y == -1 ? -HUGE_VAL : NAN;
+  if (y >= 1) return y == 1 ? HUGE_VAL : NAN;
+  double lo = -7, hi = 7;
+  for (int i = 0; i < 200 && lo < hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid == lo || mid == hi) break;
+    (std::erf(mid) < y ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 }  // namespace ref

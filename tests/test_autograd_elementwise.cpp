@@ -223,13 +223,26 @@ TEST(ElementwiseGrad, TableRowsRecordTheirNodes) {
   EXPECT_EQ(node_name(x.name()), node);                        \
   EXPECT_EQ(node_name(ember::name(x)), node);                  \
   EXPECT_EQ(std::string(x.name().grad_fn()->forward_op()), #name);
-#define EMBER_BINARY(name, types, formula, reference, node, ...) \
-  EXPECT_EQ(node_name(ember::name(x, y)), node);                 \
-  EXPECT_EQ(node_name(x.name(y)), node);                         \
+#define EMBER_BINARY(name, types, formula, reference, node, ...) EMBER_NODE_##types(name, node)
+#define EMBER_NODE_ROW(name, node)                 \
+  EXPECT_EQ(node_name(ember::name(x, y)), node);   \
+  EXPECT_EQ(node_name(x.name(y)), node);           \
   EXPECT_EQ(std::string(x.name(y).grad_fn()->forward_op()), #name);
+#define EMBER_NODE_All EMBER_NODE_ROW
+#define EMBER_NODE_Numeric EMBER_NODE_ROW
+#define EMBER_NODE_Float EMBER_NODE_ROW
+// bitwise rows: floats are refused, nothing is recorded
+#define EMBER_NODE_Bits(name, node) EXPECT_THROW(ember::name(x, y), Error);
+#define EMBER_NODE_Integer(name, node) EXPECT_THROW(ember::name(x, y), Error);
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
 #undef EMBER_BINARY
+#undef EMBER_NODE_ROW
+#undef EMBER_NODE_All
+#undef EMBER_NODE_Numeric
+#undef EMBER_NODE_Float
+#undef EMBER_NODE_Bits
+#undef EMBER_NODE_Integer
 }
 
 TEST(ElementwiseGrad, ErfDerivativeIsTheGaussian) {

@@ -409,6 +409,46 @@ void random_cases(CaseList* cases) {
 
 }  // namespace
 
+// The composites of core/ops_elementwise_more.cpp over every dtype (both devices throw alike
+// where a dtype is refused): rounding modes, predicates, nan_to_num, isclose, lerp, addcmul,
+// bitwise not and the scalar forms.
+void composite_cases(CaseList* cases) {
+  using F = std::function<Tensor(const Tensors&)>;
+  const std::vector<std::pair<std::string, F>> fns = {
+      {"div_trunc", [](const Tensors& in) { return ember::div(in[0], in[1], "trunc"); }},
+      {"div_floor", [](const Tensors& in) { return ember::div(in[0], in[1], "floor"); }},
+      {"remainder_scalar", [](const Tensors& in) { return in[0] % 3; }},
+      {"bitwise_not", [](const Tensors& in) { return ~in[0]; }},
+      {"isnan", [](const Tensors& in) { return ember::isnan(in[0] / in[1]); }},
+      {"isinf", [](const Tensors& in) { return ember::isinf(in[0] / in[1]); }},
+      {"isfinite", [](const Tensors& in) { return ember::isfinite(in[0] / in[1]); }},
+      {"nan_to_num", [](const Tensors& in) { return ember::nan_to_num(in[0] / in[1], 0.5); }},
+      {"isclose", [](const Tensors& in) { return ember::isclose(in[0], in[1] + in[0] * 1e-6); }},
+      {"lerp", [](const Tensors& in) { return ember::lerp(in[0], in[1], 0.7); }},
+      {"lerp_tensor", [](const Tensors& in) { return ember::lerp(in[0], in[1], in[1] * 0.2); }},
+      {"addcmul", [](const Tensors& in) { return ember::addcmul(in[0], in[1], in[0], 0.5); }},
+      {"addcdiv", [](const Tensors& in) { return ember::addcdiv(in[0], in[0], in[1], 2); }},
+      {"round_decimals", [](const Tensors& in) { return ember::round(in[0] * 7.3, 1); }},
+      {"clamp_tensor", [](const Tensors& in) { return ember::clamp(in[0], in[1], in[1] + 1); }},
+      {"logical_xor", [](const Tensors& in) { return ember::logical_xor(in[0], in[1]); }},
+  };
+  for (const auto& [name, f] : fns) {
+    cases->push_back({"composite_" + name, [name = name, f = f] {
+                        Sweep sw("composite_" + name);
+                        for (const Shape& s : {Shape{257}, Shape{3, 4}, Shape{}}) {
+                          for (Layout l : layouts_for(s, false)) {
+                            for (ScalarType t : ref::all_dtypes()) {
+                              sw.run(label(name, s, t, l), f,
+                                     {make_pair(s, t, l, Range{-9, 9}),
+                                      make_pair(s, t, Layout::kContiguous, Domain::kPositive)},
+                                     elementwise_tol());
+                            }
+                          }
+                        }
+                      }});
+  }
+}
+
 CaseList elementwise_cases() {
   CaseList c;
   auto unary = [&](const char* op, UnaryFn f, Domain d = Domain::kAny) {
@@ -518,6 +558,7 @@ CaseList elementwise_cases() {
   c.push_back({"copy", copy_sweep});
   c.push_back({"fill", fill_sweep});
   random_cases(&c);
+  composite_cases(&c);
   return c;
 }
 
@@ -526,7 +567,9 @@ namespace {
 const std::map<std::string, CaseFn>& op_cases() {
   static const std::map<std::string, CaseFn> table = [] {
     std::map<std::string, CaseFn> m;
-    for (auto& list : {elementwise_cases(), other_cases(), conv_cases_list()}) {
+    for (auto& list : {elementwise_cases(), other_cases(), conv_cases_list(), indexing_cases(),
+                       sort_cases(), shape_cases(), linalg_scatter_cases(),
+                       random_more_cases()}) {
       for (auto& [name, fn] : list) m[name] = fn;
     }
     return m;

@@ -55,8 +55,13 @@ const std::vector<UnaryCase>& unary_cases() {
    std::string(#name) != "gelu",                                                                  \
    lo,                                                                                            \
    hi},
+// the rows that keep their dtype (floor, ...): integers in, the same integers out
+#define EMBER_UNARY_SAME(name, formula, reference, node, saved, derivative, lo, hi, gap) \
+  {#name, ember::name, &Tensor::name, [](double x) { return reference; },                \
+   Result::Same, true, false, lo, hi},
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
+#undef EMBER_UNARY_SAME
       {"logical_not", ember::logical_not, &Tensor::logical_not,
        [](double x) { return x == 0 ? 1 : 0; }, Result::Bool, true, true, -2, 2},
       // the operator forms: unary minus and operator!
@@ -123,17 +128,33 @@ TEST(Unary, SpecialValues) {
 
 // ---- binary tensor-tensor ----
 
+// Which dtypes a binary op takes: any; integer and bool only (bitwise); integers only
+// (shifts); any but with a nonzero divisor when it is an integer (fmod, remainder, ...).
+enum class Accepts { Any, Bits, Integer, NonzeroIntDivisor };
+
 struct BinaryCase {
   const char* name;
   std::function<Tensor(const Tensor&, const Tensor&)> fn;
   std::function<double(double, double)> ref;
   Result result;  // Same: promoted type; Float: promoted, ints -> float32; Bool
   bool bools;     // bool inputs allowed (PyTorch semantics)
+  Accepts accepts = Accepts::Any;
 };
 
-enum class RowTypes { All, Float };  // core/elementwise.def's binary rows
+enum class RowTypes { All, Numeric, Float, Bits, Integer };  // core/elementwise.def's
 constexpr Result row_result(RowTypes t) {
   return t == RowTypes::Float ? Result::Float : Result::Same;
+}
+constexpr bool row_bools(RowTypes t) {
+  return t == RowTypes::All || t == RowTypes::Float || t == RowTypes::Bits;
+}
+// The Numeric rows divide (fmod, remainder, floor_divide): they refuse an integer divisor of
+// 0 (ZeroDivisionError, as LibTorch's CPU).
+constexpr Accepts row_accepts(RowTypes t) {
+  return t == RowTypes::Bits      ? Accepts::Bits
+         : t == RowTypes::Integer ? Accepts::Integer
+         : t == RowTypes::Numeric ? Accepts::NonzeroIntDivisor
+                                  : Accepts::Any;
 }
 
 const std::vector<BinaryCase>& binary_cases() {
@@ -160,11 +181,19 @@ const std::vector<BinaryCase>& binary_cases() {
       {"operator/", [](const Tensor& a, const Tensor& b) { return a / b; },
        [](double a, double b) { return a / b; }, Result::Float, true},
 // the binary rows of core/elementwise.def, as functions and as methods
-#define EMBER_BINARY(name, types, formula, reference, ...)                                     \
-  {#name, [](const Tensor& a, const Tensor& b) { return ember::name(a, b); },                  \
-   [](double a, double b) -> double { return reference; }, row_result(RowTypes::types), true}, \
-      {#name " method", [](const Tensor& a, const Tensor& b) { return a.name(b); },            \
-       [](double a, double b) -> double { return reference; }, row_result(RowTypes::types), true},
+#define EMBER_BINARY(name, types, formula, reference, ...)                                  \
+  {#name,                                                                                   \
+   [](const Tensor& a, const Tensor& b) { return ember::name(a, b); },                      \
+   [](double a, double b) -> double { return reference; },                                  \
+   row_result(RowTypes::types),                                                             \
+   row_bools(RowTypes::types),                                                              \
+   row_accepts(RowTypes::types)},                                                    \
+      {#name " method",                                                                     \
+       [](const Tensor& a, const Tensor& b) { return a.name(b); },                          \
+       [](double a, double b) -> double { return reference; },                              \
+       row_result(RowTypes::types),                                                         \
+       row_bools(RowTypes::types),                                                          \
+       row_accepts(RowTypes::types)},
 #include <ember/core/elementwise.def>
 #undef EMBER_BINARY
       {"eq", [](const Tensor& a, const Tensor& b) { return eq(a, b); }, eqf, Result::Bool, true},
@@ -215,6 +244,19 @@ TEST(Binary, AgainstReferenceWithBroadcastingLayoutsAndDtypes) {
     Operand a = operand(rng, shapes.first, da), b = operand(rng, shapes.second, db);
     for (const BinaryCase& c : binary_cases()) {
       if ((da == kBool || db == kBool) && !c.bools) continue;
+      const bool floats = ref::is_float(da) || ref::is_float(db);
+      if (c.accepts == Accepts::Bits || c.accepts == Accepts::Integer) {
+        if (floats) {
+          EXPECT_THROW(c.fn(a.t, b.t), Error) << c.name << " of floats";
+          continue;
+        }
+        if (c.accepts == Accepts::Integer && (da == kBool || db == kBool)) continue;
+      }
+      if (c.accepts == Accepts::NonzeroIntDivisor && !floats &&
+          std::count(b.v.begin(), b.v.end(), 0.0)) {
+        EXPECT_THROW(c.fn(a.t, b.t), Error) << c.name << ": integer division by zero";
+        continue;
+      }
       ScalarType rt = binary_result(c.result, a.t, b.t);
       ScalarType compute = c.result == Result::Bool ? ref::result_type(a.t, b.t) : rt;
       SCOPED_TRACE(std::string(c.name) + " " + ref::name(da) + ref::str(shapes.first) + ", " +

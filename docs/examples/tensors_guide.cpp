@@ -47,6 +47,32 @@ void creating() {
   expect(w[0][0].item<float>() == 10, "from_blob shares memory");
 }
 
+// ---- Random sampling ----
+void sampling() {
+  using namespace ember;
+  manual_seed(0);
+  Tensor coin = bernoulli(full({4}, 0.3));          // 0/1 of the input's dtype, 1 with p = 0.3
+  Tensor mask = empty({2, 3}).bernoulli_(0.8);      // in place, any dtype; or bernoulli_(p_tensor)
+  Tensor dice = empty({10}, kInt64).random_(1, 7);  // integers in [1, 7)
+  Tensor big = empty({3}).random_();                // float32: integers in [0, 2^24]
+  Tensor wait = empty({5}).exponential_(2.0);       // rate 2 (mean 0.5)
+  Tensor trials = empty({5}).geometric_(0.25);      // 1, 2, ...: trials until the first success
+  Tensor ln = empty({5}).log_normal_(0.0, 1.0);     // exp of a normal (mean 0, std 1)
+  Tensor c = empty({5}).cauchy_(0.0, 1.0);          // median 0, scale 1
+  Tensor idx = multinomial(tensor({0.2, 0.0, 0.8}), 6, /*replacement=*/true);  // never 1
+  Tensor order = multinomial(tensor({1.0, 2.0, 3.0}), 3);  // without replacement: distinct
+
+  expect(coin.dtype() == kFloat32 && mask.sizes() == IntArrayRef({2, 3}), "bernoulli");
+  expect(dice.min().item<int64_t>() >= 1 && dice.max().item<int64_t>() <= 6, "random_(1, 7)");
+  expect(big.max().item<float>() <= 16777216.0f, "random_()");
+  expect(wait.min().item<float>() >= 0 && trials.min().item<float>() >= 1, "exponential_");
+  expect(ln.min().item<float>() > 0 && c.numel() == 5, "log_normal_, cauchy_");
+  expect(idx.dtype() == kInt64 && idx.eq(1).sum().item<int64_t>() == 0, "multinomial");
+  expect(order.min().item<int64_t>() == 0 && order.max().item<int64_t>() == 2 &&
+             order.sum().item<int64_t>() == 3,
+         "multinomial without replacement: distinct");
+}
+
 // ---- Shapes, views and copies ----
 void views() {
   using namespace ember;
@@ -71,6 +97,44 @@ void views() {
   expect(x[0].item<float>() == 0, "clone copies");
   Tensor z = x.to(kInt64);  // converting copy
   expect(z.dtype() == kInt64, "to(dtype)");
+}
+
+// ---- More shape ops ----
+void more_shape_ops() {
+  using namespace ember;
+  Tensor a = arange(6).reshape({2, 3});            // [[0, 1, 2], [3, 4, 5]]
+  Tensor f = a.flip({-1});                         // [[2, 1, 0], [5, 4, 3]]
+  Tensor r = a.roll(1);                            // no dims: rolls the flattened tensor
+  Tensor lower = ones({3, 3}).tril();              // triu(1): above the diagonal
+  Tensor d = diag(tensor({1, 2, 3}));              // 1-D -> matrix; 2-D -> a copy of the diagonal
+  Tensor dg = arange(9).view({3, 3}).diagonal(1);  // a view: [1, 5]
+  Tensor rep = tensor({1, 2}).repeat({2, 2});      // [[1, 2, 1, 2], [1, 2, 1, 2]]
+  Tensor ri = arange(2).repeat_interleave(tensor({1, 3}));  // [0, 1, 1, 1]
+  auto grid = meshgrid({arange(2), arange(3)}, "ij");       // two [2, 3] expanded views
+  Tensor moved = zeros({2, 3, 4}).movedim(0, -1);           // [3, 4, 2], a view
+  Tensor u = arange(12).reshape({2, 6}).unflatten(1, {3, -1});  // [2, 3, 2], a view
+  auto parts = arange(6).split({1, 2, 3});          // sizes must add up to the dim, or it throws
+  Tensor h = hstack({arange(2), arange(3)});        // [0, 1, 0, 1, 2]
+  Tensor v = vstack({arange(3), arange(3, 6)});     // [2, 3]
+
+  Tensor s = zeros({1, 3, 1});
+  s.squeeze_();  // s is now [3]
+
+  expect(f[0][0].item<int64_t>() == 2 && r[0][0].item<int64_t>() == 5, "flip, roll");
+  expect(lower.sum().item<float>() == 6 && d.sum().item<int64_t>() == 6, "tril, diag");
+  expect(dg.sizes() == IntArrayRef({2}) && dg[1].item<int64_t>() == 5, "diagonal");
+  expect(rep.sizes() == IntArrayRef({2, 4}) && ri.sum().item<int64_t>() == 3, "repeat*");
+  expect(grid[0].sizes() == IntArrayRef({2, 3}) && grid[1][1][2].item<int64_t>() == 2, "meshgrid");
+  expect(moved.sizes() == IntArrayRef({3, 4, 2}) && u.size(2) == 2, "movedim, unflatten");
+  expect(parts.size() == 3 && h.numel() == 5 && v.size(0) == 2, "split, stacks");
+  expect(s.sizes() == IntArrayRef({3}), "squeeze_");
+  bool threw = false;
+  try {
+    arange(6).split({2, 2});
+  } catch (const Error&) {
+    threw = true;
+  }
+  expect(threw, "split sizes that do not add up throw");
 }
 
 // ---- Math and broadcasting ----
@@ -165,7 +229,9 @@ void errors() {
 
 int main() {
   creating();
+  sampling();
   views();
+  more_shape_ops();
   math();
   reductions();
   indexing();

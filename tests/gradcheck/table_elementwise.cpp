@@ -126,10 +126,24 @@ Register reg({
 
 // ---- maximum / minimum (no ties here; see test_autograd_elementwise for ties) ----
 // The binary rows of core/elementwise.def, over each row's domain.
+// (Bits and Integer rows, the bitwise ops, have no gradient.)
 #define EMBER_BINARY(name, types, formula, reference, node, grad_a, grad_b, lo, hi, gap) \
+  EMBER_GRADCHECK_##types(name, lo, hi, gap)
+#define EMBER_GRADCHECK_ROW(name, lo, hi, gap) \
   {#name, fn1([](const tensor_list& x) { return ember::name(x[0], x[1]); }), binary(lo, hi, gap)},
+#define EMBER_GRADCHECK_All EMBER_GRADCHECK_ROW
+#define EMBER_GRADCHECK_Numeric EMBER_GRADCHECK_ROW
+#define EMBER_GRADCHECK_Float EMBER_GRADCHECK_ROW
+#define EMBER_GRADCHECK_Bits(...)
+#define EMBER_GRADCHECK_Integer(...)
 #include <ember/core/elementwise.def>
 #undef EMBER_BINARY
+#undef EMBER_GRADCHECK_ROW
+#undef EMBER_GRADCHECK_All
+#undef EMBER_GRADCHECK_Numeric
+#undef EMBER_GRADCHECK_Float
+#undef EMBER_GRADCHECK_Bits
+#undef EMBER_GRADCHECK_Integer
 
     // ---- unary ----
     {"neg", fn1([](const tensor_list& x) { return x[0].neg(); }), unary()},
@@ -315,6 +329,44 @@ Register reg({
        Tensor y = x[0].clone();
        y.fill_(1.0);
        y.mul_(x[0]);
+       return y;
+     }),
+     unary()},
+
+    // ---- composites (core/ops_elementwise_more.cpp) ----
+    {"lerp/scalar weight", fn1([](const tensor_list& x) { return ember::lerp(x[0], x[1], 0.3); }),
+     binary()},
+    {"lerp/weight above 0.5", fn1([](const tensor_list& x) { return x[0].lerp(x[1], 0.8); }),
+     binary()},
+    {"lerp/tensor weight", fn1([](const tensor_list& x) {
+       return ember::lerp(x[0], x[1], x[0] * x[1]);
+     }),
+     binary()},
+    {"addcmul", fn1([](const tensor_list& x) { return ember::addcmul(x[0], x[1], x[0], 0.5); }),
+     binary()},
+    {"addcdiv", fn1([](const tensor_list& x) { return x[0].addcdiv(x[0], x[1], 2); }),
+     binary(-2, 2, 0.3)},
+    {"clamp/tensor bounds", fn1([](const tensor_list& x) {
+       return ember::clamp(x[0], x[1] - 1, x[1] + 0.5);
+     }),
+     binary()},
+    {"nan_to_num", fn1([](const tensor_list& x) { return ember::nan_to_num(x[0] * 2); }),
+     unary()},
+    {"xlogy/scalar", fn1([](const tensor_list& x) { return ember::xlogy(x[0], 2.5); }), unary()},
+    {"fmod/scalar", fn1([](const tensor_list& x) { return ember::fmod(x[0], 0.7); }),
+     unary(-2, 2)},
+    {"remainder/scalar", fn1([](const tensor_list& x) { return x[0].remainder(-0.7); }),
+     unary(-2, 2)},
+    {"round/decimals", fn1([](const tensor_list& x) { return ember::round(x[0], 2) + x[0]; }),
+     unary()},
+    {"div/trunc", fn1([](const tensor_list& x) { return ember::div(x[0], x[1], "trunc") + x[0]; }),
+     binary(0.5, 2)},
+    {"square", fn1([](const tensor_list& x) { return ember::square(x[0]); }), unary()},
+    {"copysign/scalar", fn1([](const tensor_list& x) { return ember::copysign(x[0], -1.0); }),
+     unary(-2, 2, 0.1)},
+    {"exp_/in place", fn1([](const tensor_list& x) {
+       Tensor y = x[0] * 1;
+       y.exp_();
        return y;
      }),
      unary()},
