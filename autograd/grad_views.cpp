@@ -319,4 +319,23 @@ void copy_(Tensor& self, const Tensor& src, bool non_blocking) {
   });
 }
 
+// squeeze_, unsqueeze_, transpose_...: self takes v's geometry (v views self's storage). With
+// history, self also takes v's (LibTorch rebases it); a leaf that requires grad refuses, except
+// under no_grad, where it changes shape as set_data() would (dropping its cached grad shape).
+void become_view(const char* op, const Tensor& self, const Tensor& v) {
+  TensorImpl* impl = self.unsafeGetTensorImpl();
+  if (ember::autograd::should_record(self)) {
+    EMBER_CHECK(!self.is_leaf(), op,
+                ": a leaf Variable that requires grad is being used in an in-place operation");
+    impl->set_geometry(v.sizes(), v.strides(), v.storage_offset());
+    impl->autograd_meta() = v.impl()->autograd_meta();
+  } else if (self.is_leaf()) {
+    const bool was_view = impl->is_view();
+    self.set_data(v);
+    impl->set_is_view(was_view);
+  } else {
+    impl->set_geometry(v.sizes(), v.strides(), v.storage_offset());
+  }
+}
+
 }  // namespace ember::autograd::recorded

@@ -394,11 +394,11 @@ Tensor strip_prefix_ones(const Tensor& v, int64_t target_dim) {
   return v.view(v.sizes().slice(static_cast<size_t>(k), static_cast<size_t>(v.dim() - k)));
 }
 
-// self with self.index(indices) replaced by values (accumulate: plus values), out of place and
-// recorded: the positions are those of an arange indexed the same way, the writes a scatter_add.
-// Repeated positions: the last value wins (accumulate: all add up), as a serial loop does.
-Tensor index_put_functional(const Tensor& self, ArrayRef<TensorIndex> indices, const Tensor& values,
-                            bool accumulate, bool advanced) {
+// The flat positions that self.index(indices) covers (those of an arange indexed the same way)
+// and the values broadcast to them, both 1-D; repeated positions keep their last value unless
+// accumulating.
+void put_operands(const Tensor& self, ArrayRef<TensorIndex> indices, const Tensor& values,
+                  bool accumulate, bool advanced, Tensor* pos_out, Tensor* v_out) {
   EMBER_CHECK(values.defined(), "index_put_: the value tensor is undefined");
   Tensor pos;
   {
@@ -415,21 +415,45 @@ Tensor index_put_functional(const Tensor& self, ArrayRef<TensorIndex> indices, c
   const IntArrayRef flat_shape(minus_one);
   pos = pos.reshape(flat_shape);
   v = v.expand(target).reshape(flat_shape);
-  const Tensor flat = self.reshape(flat_shape);
-  Tensor out;
-  if (accumulate) {
-    out = put_accumulate(flat, pos, v);
-  } else {
-    if (advanced) {
-      const Tensor keep = last_of_repeats(pos, self.numel());
-      if (keep.defined()) {
-        pos = pos.index_select(0, keep);
-        v = v.index_select(0, keep);
-      }
+  if (!accumulate && advanced) {
+    const Tensor keep = last_of_repeats(pos, self.numel());
+    if (keep.defined()) {
+      pos = pos.index_select(0, keep);
+      v = v.index_select(0, keep);
     }
-    out = put_unique(flat, pos, v);
   }
+  *pos_out = pos;
+  *v_out = v;
+}
+
+// self with self.index(indices) replaced by values (accumulate: plus values), out of place and
+// recorded (scatter_add and where over the flattened self).
+Tensor index_put_functional(const Tensor& self, ArrayRef<TensorIndex> indices, const Tensor& values,
+                            bool accumulate, bool advanced) {
+  Tensor pos, v;
+  put_operands(self, indices, values, accumulate, advanced, &pos, &v);
+  const int64_t minus_one = -1;
+  const Tensor flat = self.reshape(IntArrayRef(minus_one));
+  const Tensor out = accumulate ? put_accumulate(flat, pos, v) : put_unique(flat, pos, v);
   return out.view(self.sizes());
+}
+
+// Without autograd, into a contiguous self: one scatter_ (scatter_add_) into a flat view of
+// self, which touches only the written elements. False when self does not qualify.
+bool index_put_inplace(const Tensor& self, ArrayRef<TensorIndex> indices, const Tensor& values,
+                       bool accumulate, bool advanced) {
+  if (!self.is_contiguous() || self.dtype() == kBool || self.numel() == 0) return false;
+  Tensor pos, v;
+  put_operands(self, indices, values, accumulate, advanced, &pos, &v);
+  const int64_t minus_one = -1;
+  const Tensor flat = self.view(IntArrayRef(minus_one));
+  if (pos.numel() == 0) return true;
+  if (accumulate) {
+    flat.scatter_add_(0, pos, v);
+  } else {
+    flat.scatter_(0, pos, v);
+  }
+  return true;
 }
 
 // Linear (row-major) positions of the true elements of a bool tensor, and their count; on the
@@ -508,11 +532,30 @@ std::ostream& operator<<(std::ostream& stream, const std::vector<TensorIndex>& t
 }
 }  // namespace indexing
 
+namespace {
+// x.index({mask}) alone: the mask's true positions pick rows of x with its covered dims merged.
+Tensor mask_index(const Tensor& self, const Tensor& m) {
+  DimVector shape{1};
+  for (int64_t j = 0; j < m.dim(); ++j) {
+    EMBER_CHECK(m.sizes()[j] == self.sizes()[j], "The shape of the mask ", m.sizes(), " at index ",
+                j, " does not match the shape of the indexed tensor ", self.sizes(), " at index ",
+                j);
+    shape[0] *= m.sizes()[j];
+  }
+  for (int64_t d = m.dim(); d < self.dim(); ++d) shape.push_back(self.sizes()[d]);
+  return self.reshape(shape).index_select(0, true_positions(m).to(self.device()));
+}
+}  // namespace
+
 // ---- index ----
 Tensor Tensor::index(ArrayRef<TensorIndex> indices) const {
   const Counts c = count(indices, dim());
   if (!c.advanced && !autograd::should_record(*this)) {
     return basic_view(*this, indices, c.specified);
+  }
+  if (indices.size() == 1 && indices[0].is_tensor() && indices[0].tensor().dim() > 0 &&
+      is_mask_dtype(indices[0].tensor().dtype())) {
+    return mask_index(*this, indices[0].tensor());
   }
   return index_slow(*this, indices, c.specified);
 }
@@ -535,6 +578,10 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) con
     view.copy_(strip_prefix_ones(rhs, view.dim()));
     return self_();
   }
+  if (!autograd::should_record(*this, rhs) &&
+      index_put_inplace(*this, indices, rhs, false, c.advanced)) {
+    return self_();
+  }
   const Tensor out = index_put_functional(*this, indices, rhs, false, c.advanced);
   return self_().copy_(out);
 }
@@ -554,7 +601,7 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& v) const
       if (same) {
         DimVector shape(m.sizes());
         while (static_cast<int64_t>(shape.size()) < dim()) shape.push_back(1);
-        return masked_fill_(m.view(shape), v);
+        return masked_fill_(m.reshape(shape), v);
       }
     }
   }
@@ -593,6 +640,11 @@ Tensor Tensor::index_put(const OptTensors& indices, const Tensor& values, bool a
   return index_put_functional(*this, ti, values, accumulate, /*advanced=*/true);
 }
 Tensor& Tensor::index_put_(const OptTensors& indices, const Tensor& values, bool accumulate) const {
+  if (!autograd::should_record(*this, values)) {
+    const std::vector<TensorIndex> ti = to_tensor_indices(indices, *this, values);
+    count(ti, dim());
+    if (index_put_inplace(*this, ti, values, accumulate, /*advanced=*/true)) return self_();
+  }
   return self_().copy_(index_put(indices, values, accumulate));
 }
 Tensor index_put(const Tensor& self, const OptTensors& indices, const Tensor& values,

@@ -131,8 +131,10 @@ std::tuple<Tensor, Tensor> select_impl(const char* name, const Tensor& self, int
 // median() / nanmedian() of every element: NaN for an empty tensor, as LibTorch.
 Tensor median_all(const char* name, const char* node, const Tensor& self, bool ignore_nan) {
   if (self.numel() == 0) {
+    // as LibTorch: a float NaN converted to self's dtype
     return full({}, std::numeric_limits<double>::quiet_NaN(),
-                TensorOptions().dtype(self.dtype()).device(self.device()));
+                TensorOptions().dtype(kFloat32).device(self.device()))
+        .to(self.dtype());
   }
   Tensor flat = self.reshape({-1});
   auto [v, i] = untracked([&] { return select_impl(name, flat, ignore_nan ? -1 : 0, 0, false); });

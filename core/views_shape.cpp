@@ -10,6 +10,7 @@
 #include <ember/core/checks.h>
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
+#include <ember/core/recording.h>
 #include <ember/core/tensor.h>
 
 namespace ember {
@@ -34,22 +35,11 @@ DimVector unique_dims(const char* op, IntArrayRef dims, int64_t ndim) {
 Tensor& become_view(const char* op, const Tensor& self, const std::function<Tensor()>& make) {
   TensorImpl* impl = self.unsafeGetTensorImpl();
   EMBER_CHECK(impl != nullptr, op, ": the tensor is undefined");
-  if (autograd::should_record(self)) {
-    EMBER_CHECK(!self.is_leaf(), op,
-                ": a leaf Variable that requires grad is being used in an in-place operation");
-    Tensor v = make();
-    impl->set_geometry(v.sizes(), v.strides(), v.storage_offset());
-    impl->autograd_meta() = v.impl()->autograd_meta();
+  Tensor v = make();
+  if (self.requires_grad()) {
+    detail::recorded::become_view(op, self, v);  // autograd/grad_views.cpp
   } else {
-    Tensor v = make();
-    if (self.requires_grad() && self.is_leaf()) {
-      // set_data also drops the leaf's cached gradient shape.
-      const bool was_view = impl->is_view();
-      self.set_data(v);
-      impl->set_is_view(was_view);
-    } else {
-      impl->set_geometry(v.sizes(), v.strides(), v.storage_offset());
-    }
+    impl->set_geometry(v.sizes(), v.strides(), v.storage_offset());
   }
   return const_cast<Tensor&>(self);
 }

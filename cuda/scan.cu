@@ -3,11 +3,13 @@
 #include <cuda_runtime.h>
 
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <cstdint>
 #include <type_traits>
 
 #include <ember/common/sort_keys.h>
+#include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
@@ -21,6 +23,7 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kRowThreads = 512;
+constexpr int64_t kOneRowScan = 16384;  // longer single rows scan device-wide
 
 struct ScanShape {
   int64_t outer = 1, n = 1, inner = 1;
@@ -46,6 +49,12 @@ struct CumOp {
   __device__ A operator()(A a, A b) const {
     return kProd ? a * b : a + b;
   }
+};
+
+// The same step over one accumulation type, whatever the input's (for cub::DeviceScan).
+template <bool kProd, class A>
+struct TypedCumOp {
+  __device__ A operator()(A a, A b) const { return kProd ? a * b : a + b; }
 };
 
 template <class T>
@@ -154,7 +163,15 @@ void cum(const Tensor& out, const Tensor& in, int64_t dim) {
   EMBER_DISPATCH_ALL_TYPES(in.dtype(), kProd ? "cumprod" : "cumsum", [&] {
     const scalar_t* x = in.data_ptr<scalar_t>();
     scalar_t* y = out.data_ptr<scalar_t>();
-    if (s.inner == 1) {
+    if (s.inner == 1 && s.outer == 1 && s.n > kOneRowScan) {
+      // one long row: CUB's device-wide scan (decoupled look-back), accumulating in Acc
+      size_t bytes = 0;
+      const TypedCumOp<kProd, Acc<scalar_t>> op;
+      EMBER_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, x, y, op, s.n, stream));
+      Tensor temp = empty_on({int64_t(bytes) + 1}, kUInt8, in.device());
+      EMBER_CUDA_CHECK(
+          cub::DeviceScan::InclusiveScan(temp.data_ptr<uint8_t>(), bytes, x, y, op, s.n, stream));
+    } else if (s.inner == 1) {
       cum_rows<kProd, scalar_t>
           <<<row_blocks(s.outer), kRowThreads, 0, stream>>>(x, y, s.outer, s.n);
     } else {

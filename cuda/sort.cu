@@ -111,6 +111,39 @@ Tensor sorted_positions(const Tensor& in, bool descending) {
   return pos_a;
 }
 
+// One row of 32-bit keys sorts as 64-bit words (key << 32 | position), keys only: the position
+// rides in the low half. position() reads either form.
+__device__ inline int64_t position(uint64_t word) { return int64_t(word & 0xFFFFFFFFu); }
+__device__ inline int64_t position(int32_t p) { return p; }
+__device__ inline int64_t position(int64_t p) { return p; }
+
+template <class T>
+__global__ void make_words(const T* x, int64_t n, bool descending, uint64_t* words) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    words[i] = (uint64_t(common::directed_key(x[i], descending)) << 32) | uint64_t(i);
+  }
+}
+
+template <class T>
+Tensor sorted_words(const Tensor& in, bool descending) {
+  const int64_t n = in.size(1);
+  const Device device = in.device();
+  cudaStream_t stream = current_stream();
+  const int end_bit = (std::is_same<T, uint8_t>::value || std::is_same<T, bool>::value) ? 40 : 64;
+  Tensor a = scratch(n * 8, device), b = scratch(n * 8, device);
+  make_words<<<grid_blocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(
+      in.data_ptr<T>(), n, descending, ptr<uint64_t>(a));
+  EMBER_CUDA_CHECK_LAUNCH();
+  size_t bytes = 0;
+  EMBER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, ptr<uint64_t>(a),
+                                                  ptr<uint64_t>(b), n, 32, end_bit, stream));
+  Tensor temp = scratch(static_cast<int64_t>(bytes), device);
+  EMBER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(ptr<void>(temp), bytes, ptr<uint64_t>(a),
+                                                  ptr<uint64_t>(b), n, 32, end_bit, stream));
+  return b;
+}
+
 // values/indices [R, k] from columns [0, k) of the sorted positions.
 template <class T, class I>
 __global__ void take_columns(const T* x, const I* pos, int64_t R, int64_t n, int64_t k, T* vals,
@@ -119,7 +152,7 @@ __global__ void take_columns(const T* x, const I* pos, int64_t R, int64_t n, int
   for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < total;
        j += int64_t(gridDim.x) * blockDim.x) {
     const int64_t row = j / k, col = j - row * k;
-    const int64_t p = int64_t(pos[row * n + col]);
+    const int64_t p = position(pos[row * n + col]);
     vals[j] = x[p];
     idx[j] = p - row * n;
   }
@@ -139,7 +172,7 @@ __global__ void take_one(const T* x, const I* pos, int64_t R, int64_t n, int64_t
       int64_t lo = 0, hi = n;
       while (lo < hi) {
         const int64_t mid = (lo + hi) / 2;
-        const T v = x[int64_t(p[mid])];
+        const T v = x[position(p[mid])];
         if (v != v) {
           hi = mid;
         } else {
@@ -153,15 +186,18 @@ __global__ void take_one(const T* x, const I* pos, int64_t R, int64_t n, int64_t
         c = valid > 0 ? (valid - 1) / 2 : 0;
       }
     }
-    const int64_t q = int64_t(p[c]);
+    const int64_t q = position(p[c]);
     vals[row] = x[q];
     idx[row] = q - row * n;
   }
 }
 
+// Calls f with the type of the sorted positions: uint64_t words (total < 0), int32 or int64.
 template <class F>
 void with_positions(int64_t total, const F& f) {
-  if (total < (int64_t(1) << 31)) {
+  if (total < 0) {
+    f(uint64_t{});
+  } else if (total < (int64_t(1) << 31)) {
     f(int32_t{});
   } else {
     f(int64_t{});
@@ -173,9 +209,12 @@ void take(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t
   DeviceGuard guard(in.device().index());
   const int64_t R = in.size(0), N = in.size(1);
   EMBER_DISPATCH_ALL_TYPES(in.dtype(), name, [&] {
-    with_positions(R * N, [&](auto idx_type) {
+    const bool words =
+        R == 1 && sizeof(typename SortKey<scalar_t>::Bits) == 4 && N < (int64_t(1) << 32);
+    with_positions(words ? -1 : R * N, [&](auto idx_type) {
       using I = decltype(idx_type);
-      Tensor pos = sorted_positions<scalar_t, I>(in, descending);
+      Tensor pos = words ? sorted_words<scalar_t>(in, descending)
+                         : sorted_positions<scalar_t, I>(in, descending);
       const unsigned blocks = grid_blocks(R * k, kThreads, kMaxBlocks);
       take_columns<<<blocks, kThreads, 0, current_stream()>>>(in.data_ptr<scalar_t>(), ptr<I>(pos),
                                                               R, N, k, values.data_ptr<scalar_t>(),
@@ -295,9 +334,12 @@ void select_one(const Tensor& values, const Tensor& indices, const Tensor& in, i
   DeviceGuard guard(in.device().index());
   const int64_t R = in.size(0), N = in.size(1);
   EMBER_DISPATCH_ALL_TYPES(in.dtype(), name, [&] {
-    with_positions(R * N, [&](auto idx_type) {
+    const bool words =
+        R == 1 && sizeof(typename SortKey<scalar_t>::Bits) == 4 && N < (int64_t(1) << 32);
+    with_positions(words ? -1 : R * N, [&](auto idx_type) {
       using I = decltype(idx_type);
-      Tensor pos = sorted_positions<scalar_t, I>(in, false);
+      Tensor pos =
+          words ? sorted_words<scalar_t>(in, false) : sorted_positions<scalar_t, I>(in, false);
       const unsigned blocks = grid_blocks(R, kThreads, kMaxBlocks);
       take_one<<<blocks, kThreads, 0, current_stream()>>>(in.data_ptr<scalar_t>(), ptr<I>(pos), R,
                                                           N, col, mode, values.data_ptr<scalar_t>(),

@@ -21,6 +21,7 @@ int main() {
   Tensor idx = randint(0, n, {n}, TensorOptions(kInt64).device(kCUDA));
   std::printf("ember index_1M %.2f us\n", per_call([&] { x.index({idx}); }));
   std::printf("ember index_select_1M %.2f us\n", per_call([&] { x.index_select(0, idx); }));
+  std::printf("ember remainder+index_select_1M %.2f us\n", per_call([&] { x.index_select(0, idx.remainder(n)); }));
   std::printf("ember remainder_1M %.2f us\n", per_call([&] { idx.remainder(n); }));
   std::printf("ember wrap3_1M %.2f us\n", per_call([&] { where(idx < 0, idx + n, idx); }));
   Tensor x2 = randn({1024, 1024}, kCUDA);

@@ -137,6 +137,9 @@ class SequentialImpl : public Module {
   Iterator end() const { return modules_.end(); }
 
   void pretty_print(std::ostream& stream) const override { stream << "Sequential"; }
+  // Clones every element (nn/clone.cpp), keeping the names.
+  std::shared_ptr<Module> clone(
+      const std::optional<Device>& device = std::nullopt) const override;
 
  private:
   void append(std::string name, std::shared_ptr<Module> module, detail::TensorForward forward);
@@ -203,6 +206,9 @@ class ModuleListImpl : public Module {
   Iterator end() const { return modules_.end(); }
 
   void pretty_print(std::ostream& stream) const override { stream << "ModuleList"; }
+  // Clones every element (nn/clone.cpp), keeping the names.
+  std::shared_ptr<Module> clone(
+      const std::optional<Device>& device = std::nullopt) const override;
 
  private:
   void append(std::shared_ptr<Module> module);
@@ -250,6 +256,9 @@ class ModuleDictImpl : public Module {
   auto end() const { return modules_.end(); }
 
   void pretty_print(std::ostream& stream) const override { stream << "ModuleDict"; }
+  // Clones every element (nn/clone.cpp), keeping the names.
+  std::shared_ptr<Module> clone(
+      const std::optional<Device>& device = std::nullopt) const override;
 
  private:
   void set(const std::string& key, std::shared_ptr<Module> module);

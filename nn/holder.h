@@ -12,6 +12,7 @@
 
 #include <ember/core/error.h>
 #include <ember/core/tensor.h>
+#include <ember/nn/cloneable.h>
 #include <ember/nn/module.h>
 
 namespace ember::nn {
@@ -67,14 +68,19 @@ class ModuleHolder {
 
   // Default-constructs the module; for modules without a default constructor write
   // `Linear fc = nullptr;` (the empty state) instead.
-  ModuleHolder() : impl_(default_construct()) {}
+  // (Each constructor also registers Contained's clone, nn/cloneable.h.)
+  ModuleHolder() : impl_(default_construct()) { (void)detail::clone_registered<Contained>; }
   ModuleHolder(std::nullptr_t) {}  // NOLINT: `Linear fc = nullptr;`
-  ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {}  // NOLINT
+  ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {  // NOLINT
+    (void)detail::clone_registered<Contained>;
+  }
   // Forwards to Contained's constructor: `Linear fc(4, 8)`.
   template <class Head, class... Tail,
             class = std::enable_if_t<!(sizeof...(Tail) == 0 && is_self_v<Head>)>>
   explicit ModuleHolder(Head&& head, Tail&&... tail)
-      : impl_(std::make_shared<Contained>(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
+      : impl_(std::make_shared<Contained>(std::forward<Head>(head), std::forward<Tail>(tail)...)) {
+    (void)detail::clone_registered<Contained>;
+  }
 
   Contained* operator->() { return get(); }
   const Contained* operator->() const { return get(); }
@@ -133,12 +139,17 @@ std::ostream& operator<<(std::ostream& stream, const ModuleHolder<Contained>& ho
 
 }  // namespace ember::nn
 
-// EMBER_MODULE(Linear) defines `class Linear : public ModuleHolder<LinearImpl>`.
-#define EMBER_MODULE_IMPL(Name, ImplType)                    \
-  class Name : public ::ember::nn::ModuleHolder<ImplType> {  \
-   public:                                                   \
-    using ::ember::nn::ModuleHolder<ImplType>::ModuleHolder; \
-    using Impl = ImplType;                                   \
+// EMBER_MODULE(Linear) defines `class Linear : public ModuleHolder<LinearImpl>`, and makes
+// LinearImpl clonable (Module::clone, nn/cloneable.h).
+#define EMBER_MODULE_IMPL(Name, ImplType)                                                   \
+  class Name : public ::ember::nn::ModuleHolder<ImplType> {                                 \
+   public:                                                                                  \
+    using ::ember::nn::ModuleHolder<ImplType>::ModuleHolder;                                \
+    using Impl = ImplType;                                                                  \
+                                                                                            \
+   private:                                                                                 \
+    static inline const bool ember_clone_registered_ =                                      \
+        ::ember::nn::detail::clone_registered<ImplType>;                                    \
   }
 
 #define EMBER_MODULE(Name) EMBER_MODULE_IMPL(Name, Name##Impl)

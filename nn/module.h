@@ -34,6 +34,7 @@ using ForwardPreHook = std::function<void(Module&, std::vector<Tensor>& inputs)>
 using ForwardHook = std::function<void(Module&, const std::vector<Tensor>& inputs, Tensor& output)>;
 
 namespace detail {
+struct CloneAccess;
 struct ForwardHooks {
   uint64_t next_id = 0;
   std::vector<std::pair<uint64_t, ForwardPreHook>> pre;
@@ -124,6 +125,12 @@ class Module : public std::enable_shared_from_this<Module> {
     }
   }
 
+  // A deep copy, as LibTorch's Cloneable::clone: the same type, with parameters and buffers
+  // copied (to `device` if given) and children cloned, under the same names. Modules of
+  // EMBER_MODULE types and Cloneable<Derived> subclasses clone (nn/cloneable.h); others throw.
+  virtual std::shared_ptr<Module> clone(
+      const std::optional<Device>& device = std::nullopt) const;
+
   // ---- modes, devices, gradients ----
   virtual void train(bool on = true);
   void eval() { train(false); }
@@ -162,6 +169,7 @@ class Module : public std::enable_shared_from_this<Module> {
   void run_forward_hooks(const std::vector<Tensor>& inputs, Tensor& output);
 
  private:
+  friend struct detail::CloneAccess;
   void check_module_name(const char* op, const std::string& name) const;
   void load_state_dict_impl(const std::function<const Tensor*(const std::string&)>& lookup,
                             const std::vector<std::string>& keys, bool strict);

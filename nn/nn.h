@@ -28,11 +28,13 @@
 #include <ember/nn/modules/normalization.h>
 #include <ember/nn/modules/padding.h>
 #include <ember/nn/modules/pooling.h>
+#include <ember/nn/modules/rnn.h>
 #include <ember/nn/modules/upsampling.h>
 #include <ember/nn/modules/vision.h>
 #include <ember/nn/options.h>
 #include <ember/nn/options_conv.h>
 #include <ember/nn/options_norm.h>
+#include <ember/nn/options_rnn.h>
 #include <ember/nn/ordered_dict.h>
 #include <ember/nn/clip_grad.h>
 #include <ember/nn/functional_loss.h>

@@ -421,6 +421,67 @@ void scatter_add_case() {
   }
 }
 
+// ---- composites: the recurrent modules (nn/modules/rnn.cpp), same weights on both devices ----
+void rnn_composite() {
+  Sweep sw("composite_rnn");
+  // Each module is built from the same seed on the CPU, then moved to the input's device.
+  auto flat = [](std::initializer_list<Tensor> parts) {
+    Tensors f;
+    for (const Tensor& p : parts) f.push_back(p.flatten());
+    return ember::cat(f);
+  };
+  for (ScalarType t : {kFloat32, kFloat64}) {
+    for (Layout l : {Layout::kContiguous, Layout::kStepped}) {
+      sw.run(
+          label("lstm 2-layer bidirectional batch_first", {2, 4, 5}, t, l),
+          [&](const Tensors& in) {
+            manual_seed(17);
+            nn::LSTM m(nn::LSTMOptions(5, 6).num_layers(2).bidirectional(true).batch_first(true));
+            m->to(in[0].device(), in[0].scalar_type());
+            auto [out, hc] = m(in[0], std::make_tuple(in[1], in[2]));
+            return flat({out, std::get<0>(hc), std::get<1>(hc)});
+          },
+          {make_pair({2, 4, 5}, t, l), make_pair({4, 2, 6}, t, Layout::kContiguous),
+           make_pair({4, 2, 6}, t, Layout::kContiguous)},
+          gemm_tol());
+      sw.run(
+          label("gru bidirectional", {4, 2, 5}, t, l),
+          [&](const Tensors& in) {
+            manual_seed(18);
+            nn::GRU m(nn::GRUOptions(5, 6).bidirectional(true));
+            m->to(in[0].device(), in[0].scalar_type());
+            auto [out, h] = m(in[0]);
+            return flat({out, h});
+          },
+          {make_pair({4, 2, 5}, t, l)}, gemm_tol());
+      sw.run(
+          label("rnn relu 2-layer", {4, 2, 5}, t, l),
+          [&](const Tensors& in) {
+            manual_seed(19);
+            nn::RNN m(nn::RNNOptions(5, 6).num_layers(2).nonlinearity(kReLU));
+            m->to(in[0].device(), in[0].scalar_type());
+            auto [out, h] = m(in[0]);
+            return flat({out, h});
+          },
+          {make_pair({4, 2, 5}, t, l)}, gemm_tol());
+      sw.run(
+          label("lstm/gru/rnn cells", {3, 5}, t, l),
+          [&](const Tensors& in) {
+            manual_seed(20);
+            nn::LSTMCell lc(5, 6);
+            nn::GRUCell gc(5, 6);
+            nn::RNNCell rc(5, 6);
+            lc->to(in[0].device(), in[0].scalar_type());
+            gc->to(in[0].device(), in[0].scalar_type());
+            rc->to(in[0].device(), in[0].scalar_type());
+            auto [h, c] = lc(in[0]);
+            return flat({h, c, gc(in[0], h), rc(in[0], h)});
+          },
+          {make_pair({3, 5}, t, l)}, gemm_tol());
+    }
+  }
+}
+
 // ---- composites: cat, stack, one_hot ----
 void join_composite() {
   Sweep sw("composite_cat_stack");
@@ -650,6 +711,7 @@ CaseList other_cases() {
   c.push_back({"scatter_add", scatter_add_case});
   c.push_back({"composite_cat_stack", join_composite});
   c.push_back({"composite_one_hot", one_hot_composite});
+  c.push_back({"composite_rnn", rnn_composite});
   autograd_cases(&c);
   return c;
 }

@@ -315,6 +315,37 @@ TEST(IndexPut, RepeatedIndicesLastWinsAndAccumulateAdds) {
             std::string::npos);
 }
 
+TEST(IndexPut, InPlaceAndOutOfPlacePathsAgreeWithALoop) {
+  manual_seed(7);
+  Tensor base = randn({6, 5}, kFloat64);
+  Tensor idx = randint(-6, 6, {20});
+  Tensor val = randn({20, 5}, kFloat64);
+  Tensor a = base.clone();  // contiguous: written in place
+  a.index_put_({idx}, val);
+  Tensor b = base.t().contiguous().t();  // not contiguous: computed out of place
+  b.index_put_({idx}, val);
+  std::vector<double> want = values(base), acc = values(base), vv = values(val);
+  const int64_t* ip = idx.data_ptr<int64_t>();
+  for (int64_t i = 0; i < 20; ++i) {
+    const int64_t r = ip[i] < 0 ? ip[i] + 6 : ip[i];
+    for (int64_t j = 0; j < 5; ++j) {
+      want[r * 5 + j] = vv[i * 5 + j];
+      acc[r * 5 + j] += vv[i * 5 + j];
+    }
+  }
+  EXPECT_EQ(values(a), want);
+  EXPECT_EQ(values(b), want);
+  Tensor c = base.clone();
+  c.index_put_({idx}, val, /*accumulate=*/true);
+  Tensor d = base.t().contiguous().t();
+  d.index_put_({idx}, val, /*accumulate=*/true);
+  std::vector<double> cv = values(c), dv = values(d);
+  for (size_t i = 0; i < acc.size(); ++i) {
+    EXPECT_NEAR(cv[i], acc[i], 1e-12);
+    EXPECT_NEAR(dv[i], acc[i], 1e-12);
+  }
+}
+
 // ---- autograd ----
 
 TEST(IndexingAutograd, IndexGradientIsAScatter) {

@@ -425,3 +425,43 @@ TEST(SortGrad, GradientsGoBackToTheSelectedPositions) {
   EXPECT_NEAR(values_of(l.grad())[0], 1 / (1 + e), 1e-12);
   EXPECT_NEAR(values_of(l.grad())[1], e / (1 + e), 1e-12);
 }
+
+// Every form over the shapes of the CPU/CUDA parity sweep (0-dim, empty, size-1 dims), every
+// dtype and dim: results have LibTorch's shapes and dtypes, and only empty reductions throw.
+TEST(SortShapes, EveryFormShapeAndDtype) {
+  const std::vector<std::vector<int64_t>> shapes = {{}, {1}, {0}, {7}, {3, 0}, {4, 9}, {2, 1, 3}};
+  for (const auto& shape : shapes) {
+    for (ScalarType dt : kSortTypes) {
+      Tensor x = tie_heavy(shape, dt, 17);
+      const int64_t r = x.dim();
+      for (int64_t d = -1; d < std::max<int64_t>(r, 1); ++d) {
+        SCOPED_TRACE(::testing::Message() << x.sizes() << " " << dt << " dim " << d);
+        const int64_t n = r == 0 ? 1 : x.size(d);
+        std::vector<int64_t> reduced(x.sizes().begin(), x.sizes().end());
+        if (r > 0) reduced.erase(reduced.begin() + (d < 0 ? d + r : d));
+        auto [sv, si] = x.sort(d, true);
+        EXPECT_EQ(sv.sizes(), x.sizes());
+        auto [tv, ti] = x.topk(std::min<int64_t>(n, 2), d, false);
+        EXPECT_EQ(ti.dtype(), kInt64);
+        EXPECT_EQ(x.cumsum(d).dtype(), is_floating_point(dt) ? dt : kInt64);
+        EXPECT_EQ(x.cumprod(d, kFloat64).sizes(), x.sizes());
+        auto [cv, ci] = x.cummin(d);
+        EXPECT_EQ(cv.dtype(), dt);
+        EXPECT_EQ(x.count_nonzero(std::optional<int64_t>(d)).sizes(), IntArrayRef(reduced));
+        if (n == 0) {
+          EXPECT_THROW(x.kthvalue(1, d), Error);
+          EXPECT_THROW(x.median(d), Error);
+          EXPECT_THROW(x.mode(d), Error);
+          continue;
+        }
+        auto [kv, ki] = x.kthvalue(n, d, true);
+        EXPECT_EQ(kv.dim(), r);
+        auto [mv, mi] = x.median(d);
+        EXPECT_EQ(mv.sizes(), IntArrayRef(reduced));
+        auto [ov, oi] = x.mode(d);
+        EXPECT_EQ(oi.sizes(), IntArrayRef(reduced));
+        EXPECT_EQ(x.median().dim(), 0);
+      }
+    }
+  }
+}

@@ -1,0 +1,162 @@
+// Recurrent layers RNN, LSTM, GRU and cells RNNCell, LSTMCell, GRUCell, as LibTorch's: same
+// options, parameter names (weight_ih_l0, ..._reverse), gate order, init and forward signatures.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <ember/core/tensor.h>
+#include <ember/nn/holder.h>
+#include <ember/nn/module.h>
+#include <ember/nn/options_rnn.h>
+
+namespace ember::nn {
+namespace detail {
+
+// Shared parameter setup of RNN, LSTM and GRU: per layer and direction weight_ih_l{k}[_reverse]
+// [gates * hidden, in], weight_hh_l{k} [gates * hidden, hidden], bias_ih/bias_hh_l{k}
+// [gates * hidden] (with bias) and, for LSTM with proj_size, weight_hr_l{k} [proj, hidden].
+// All initialized uniform in +-1/sqrt(hidden_size).
+class RNNImplBase : public Module {
+ public:
+  explicit RNNImplBase(const RNNOptionsBase& options_);
+
+  void reset();
+  void reset_parameters();
+  // No-op (ember keeps no cuDNN flat weight buffer); kept for source compatibility.
+  void flatten_parameters() {}
+  // The parameters in registration order (LibTorch's all_weights()).
+  std::vector<Tensor> all_weights() const;
+  void pretty_print(std::ostream& stream) const override;
+
+  RNNOptionsBase options_base;
+
+ protected:
+  // Runs every layer and direction over a time-major input [T, B, in] (batched), from the
+  // initial states hx [L * D, B, H_out] and, for LSTM, cx [L * D, B, H]. Returns the output
+  // [T, B, D * H_out], h_n and c_n (undefined unless LSTM).
+  std::tuple<Tensor, Tensor, Tensor> run(const Tensor& input, const Tensor& hx, const Tensor& cx);
+  // Input and state checks and the unbatched / batch_first handling shared by the forwards.
+  Tensor prepare_input(const Tensor& input, bool& is_batched) const;
+  void check_hidden(const Tensor& h, const std::vector<int64_t>& expected, const char* which) const;
+  int64_t num_directions() const { return options_base.bidirectional() ? 2 : 1; }
+  int64_t gate_count() const;
+
+  std::vector<std::string> flat_weights_names_;
+  std::vector<Tensor> flat_weights_;
+};
+
+// Shared parameter setup of the cells: weight_ih [chunks * hidden, in], weight_hh
+// [chunks * hidden, hidden], bias_ih, bias_hh [chunks * hidden] (undefined without bias).
+class RNNCellImplBase : public Module {
+ public:
+  explicit RNNCellImplBase(const RNNCellOptionsBase& options_);
+
+  void reset();
+  void reset_parameters();
+  void pretty_print(std::ostream& stream) const override;
+
+  RNNCellOptionsBase options_base;
+  Tensor weight_ih;
+  Tensor weight_hh;
+  Tensor bias_ih;
+  Tensor bias_hh;
+
+ protected:
+  // Checks input ([B, in] or unbatched [in]) and returns it batched.
+  Tensor prepare_input(const Tensor& input, bool& is_batched) const;
+  // Checks a state against the batched input and returns it batched (zeros when undefined).
+  Tensor prepare_hidden(const Tensor& hx, const Tensor& input, bool is_batched,
+                        const char* which) const;
+  virtual std::string get_nonlinearity_str() const { return ""; }
+};
+
+}  // namespace detail
+
+// Elman RNN: h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (or relu). Input [T, B, in]
+// ([B, T, in] with batch_first, or unbatched [T, in]); returns (output [T, B, D * H], h_n
+// [L * D, B, H]).
+class RNNImpl : public detail::RNNImplBase {
+ public:
+  RNNImpl(int64_t input_size, int64_t hidden_size) : RNNImpl(RNNOptions(input_size, hidden_size)) {}
+  explicit RNNImpl(const RNNOptions& options_);
+
+  std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+
+  RNNOptions options;
+};
+EMBER_MODULE(RNN);
+
+// LSTM with PyTorch's gate order (i, f, g, o): returns (output, (h_n, c_n)).
+class LSTMImpl : public detail::RNNImplBase {
+ public:
+  LSTMImpl(int64_t input_size, int64_t hidden_size)
+      : LSTMImpl(LSTMOptions(input_size, hidden_size)) {}
+  explicit LSTMImpl(const LSTMOptions& options_);
+
+  std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
+      const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
+
+  LSTMOptions options;
+};
+EMBER_MODULE(LSTM);
+
+// GRU with PyTorch's gate order (r, z, n), n = tanh(W_in x + b_in + r * (W_hn h + b_hn)).
+class GRUImpl : public detail::RNNImplBase {
+ public:
+  GRUImpl(int64_t input_size, int64_t hidden_size) : GRUImpl(GRUOptions(input_size, hidden_size)) {}
+  explicit GRUImpl(const GRUOptions& options_);
+
+  std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+
+  GRUOptions options;
+};
+EMBER_MODULE(GRU);
+
+// One RNN step: input [B, in] or [in], hx [B, H] or [H] (zeros when undefined).
+class RNNCellImpl : public detail::RNNCellImplBase {
+ public:
+  RNNCellImpl(int64_t input_size, int64_t hidden_size)
+      : RNNCellImpl(RNNCellOptions(input_size, hidden_size)) {}
+  explicit RNNCellImpl(const RNNCellOptions& options_);
+
+  Tensor forward(const Tensor& input, Tensor hx = {});
+
+  RNNCellOptions options;
+
+ protected:
+  std::string get_nonlinearity_str() const override;
+};
+EMBER_MODULE(RNNCell);
+
+// One LSTM step: returns (h', c').
+class LSTMCellImpl : public detail::RNNCellImplBase {
+ public:
+  LSTMCellImpl(int64_t input_size, int64_t hidden_size)
+      : LSTMCellImpl(LSTMCellOptions(input_size, hidden_size)) {}
+  explicit LSTMCellImpl(const LSTMCellOptions& options_);
+
+  std::tuple<Tensor, Tensor> forward(const Tensor& input,
+                                     std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
+
+  LSTMCellOptions options;
+};
+EMBER_MODULE(LSTMCell);
+
+// One GRU step: returns h'.
+class GRUCellImpl : public detail::RNNCellImplBase {
+ public:
+  GRUCellImpl(int64_t input_size, int64_t hidden_size)
+      : GRUCellImpl(GRUCellOptions(input_size, hidden_size)) {}
+  explicit GRUCellImpl(const GRUCellOptions& options_);
+
+  Tensor forward(const Tensor& input, Tensor hx = {});
+
+  GRUCellOptions options;
+};
+EMBER_MODULE(GRUCell);
+
+}  // namespace ember::nn
