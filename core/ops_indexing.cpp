@@ -156,8 +156,9 @@ OptTensors expand_masks(const Tensor& src, const OptTensors& indices) {
 }
 
 // One linear int64 index over the indexed dims (row-major over them), of the index tensors'
-// broadcast shape. CPU: wraps negatives and checks bounds on the host. CUDA: wraps with tensor
-// ops; out-of-range values are not checked (that would cost a sync), as for index_select.
+// broadcast shape. CPU: wraps negatives and checks bounds on the host. CUDA: wraps negatives
+// with tensor ops (a host check would sync); out-of-range values then stop index_select's
+// kernel with a device-side assert, as PyTorch's.
 Tensor linear_index(const std::vector<Tensor>& idx, const std::vector<int64_t>& dims,
                     IntArrayRef sizes, Device device) {
   DimVector shape = idx[0].sizes();

@@ -25,6 +25,9 @@ void check_operands(const char* name, const Tensor& a, const Tensor& b) {
 // Integer products (LibTorch computes them on the CPU; no BLAS does): a broadcast multiply and
 // a sum over k, in the operands' dtype. a [.., m, k] @ b [.., k, n].
 Tensor integer_matmul(const Tensor& a, const Tensor& b) {
+  // LibTorch's CUDA has no integer GEMM ("addmm_cuda" not implemented for 'Long'): nor has ours.
+  EMBER_CHECK(a.device().is_cpu(), "matmul: integer matrix products are CPU-only, as LibTorch's (",
+              a.dtype(), " tensors on ", a.device(), "); convert to a floating dtype first");
   return (a.unsqueeze(-1) * b.unsqueeze(-3)).sum(-2).to(a.dtype());
 }
 

@@ -220,7 +220,13 @@ std::vector<Mnk> gemm_sizes() {
 void addmm_case() {
   Sweep sw("addmm");
   for (const Mnk& g : gemm_sizes()) {
-    for (ScalarType t : {kFloat32, kFloat64, kInt32}) {
+    // Integer products are CPU-only, as LibTorch's: CUDA refuses them.
+    const Pair ia = make_pair({g.m, g.k}, kInt32, Layout::kContiguous);
+    const Pair ib = make_pair({g.k, g.n}, kInt32, Layout::kContiguous);
+    EXPECT_THROW(ember::mm(ia.gpu, ib.gpu), Error);
+    EXPECT_THROW(ember::matmul(ia.gpu, ib.gpu), Error);
+    EXPECT_NO_THROW(ember::mm(ia.cpu, ib.cpu));
+    for (ScalarType t : {kFloat32, kFloat64}) {
       const std::vector<Layout> la = layouts_for({g.m, g.k}, false);
       const std::vector<Layout> lb = layouts_for({g.k, g.n}, false);
       for (size_t i = 0; i < std::max(la.size(), lb.size()); ++i) {
