@@ -11,6 +11,7 @@ namespace ember {
 namespace {
 std::atomic<bool> g_benchmark{false};
 std::atomic<bool> g_deterministic{false};
+std::atomic<bool> g_deterministic_algorithms{false};
 std::atomic<int> g_allow_tf32_cudnn{-1};  // -1: follow the float32 matmul precision
 }  // namespace
 
@@ -20,6 +21,12 @@ void Context::setDeterministicCuDNN(bool on) {
   g_deterministic.store(on, std::memory_order_relaxed);
 }
 bool Context::deterministicCuDNN() const { return g_deterministic.load(std::memory_order_relaxed); }
+void Context::setDeterministicAlgorithms(bool on, bool /*warn_only*/) {
+  g_deterministic_algorithms.store(on, std::memory_order_relaxed);
+}
+bool Context::deterministicAlgorithms() const {
+  return g_deterministic_algorithms.load(std::memory_order_relaxed);
+}
 void Context::setAllowTF32CuDNN(bool on) {
   g_allow_tf32_cudnn.store(on ? 1 : 0, std::memory_order_relaxed);
 }

@@ -16,6 +16,11 @@ class Context {
   // deterministic: only algorithms that give bitwise-repeatable results.
   void setDeterministicCuDNN(bool on);
   bool deterministicCuDNN() const;
+  // deterministic algorithms (torch.use_deterministic_algorithms): ops whose CUDA kernels
+  // accumulate with atomics in a varying order (index_put_ with accumulate, index_add) take a
+  // bitwise-repeatable path instead. Off by default, as LibTorch's.
+  void setDeterministicAlgorithms(bool on, bool warn_only = false);
+  bool deterministicAlgorithms() const;
   // TF32 in float32 convolutions. Until set, it follows set_float32_matmul_precision (TF32 only
   // for "high" and "medium"; the default "highest" keeps full float32). PyTorch's own default
   // for cuDNN is TF32 on: set this, or the precision, to compare like for like.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <ember/core/checks.h>
+#include <ember/core/context.h>
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
 #include <ember/core/indexing.h>
@@ -351,8 +352,19 @@ Tensor put_unique(const Tensor& flat, const Tensor& pos, const Tensor& vals) {
   return where(hit, put_base(flat).scatter_add(0, pos, vals), flat);
 }
 
+// CUDA's scatter_add adds repeated positions with atomics, in an order that varies from run
+// to run (float sums differ in the last bits); under deterministic algorithms the sum is made
+// on the CPU, in index order, and copied back.
+bool deterministic_on_host(const Tensor& flat) {
+  return flat.device().is_cuda() && flat.is_floating_point() &&
+         globalContext().deterministicAlgorithms();
+}
+
 // flat + the sum of vals at pos (bool: or).
 Tensor put_accumulate(const Tensor& flat, const Tensor& pos, const Tensor& vals) {
+  if (deterministic_on_host(flat)) {
+    return put_accumulate(flat.to(kCPU), pos.to(kCPU), vals.to(kCPU)).to(flat.device());
+  }
   if (flat.dtype() == kBool) {
     return flat.to(kInt64).scatter_add(0, pos, vals.to(kInt64)).ne(0);
   }
@@ -449,7 +461,9 @@ bool index_put_inplace(const Tensor& self, ArrayRef<TensorIndex> indices, const 
   const int64_t minus_one = -1;
   const Tensor flat = self.view(IntArrayRef(minus_one));
   if (pos.numel() == 0) return true;
-  if (accumulate) {
+  if (accumulate && deterministic_on_host(flat)) {
+    flat.copy_(put_accumulate(flat, pos, v));
+  } else if (accumulate) {
     flat.scatter_add_(0, pos, v);
   } else {
     flat.scatter_(0, pos, v);
