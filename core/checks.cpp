@@ -235,4 +235,23 @@ void check_fits(const char* op, const Scalar& value, ScalarType dtype) {
               " without overflow");
 }
 
+DimVector unique_dims(const char* op, IntArrayRef dims, int64_t ndim) {
+  DimVector out;
+  std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(ndim, 1)), false);
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(op, d, ndim);
+    EMBER_CHECK(!seen[static_cast<size_t>(w)], op, ": dim ", w,
+                " appears multiple times in the list of dims");
+    seen[static_cast<size_t>(w)] = true;
+    out.push_back(w);
+  }
+  return out;
+}
+
+Tensor as_1d(const Tensor& t) {
+  if (t.dim() != 0) return t;
+  const int64_t one = 1;
+  return restride(t, IntArrayRef(one), IntArrayRef(one));
+}
+
 }  // namespace ember

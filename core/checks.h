@@ -17,6 +17,10 @@ DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);
 // Whether `shape` broadcasts to `desired` without changing `desired` (expand's rule).
 bool is_expandable_to(IntArrayRef shape, IntArrayRef desired);
 
+// Wrapped dims of a list; throws "op: dim 1 appears multiple times in the list of dims"
+// (PyTorch's dim_list_to_bitset).
+DimVector unique_dims(const char* op, IntArrayRef dims, int64_t ndim);
+
 // Row-major strides for sizes.
 DimVector contiguous_strides(IntArrayRef sizes);
 
@@ -34,6 +38,8 @@ std::string shape_str(IntArrayRef sizes);
 // A new view of t's storage with the given geometry and t's offset, without the bounds
 // checks of as_strided: for front-ends that build a geometry they know is valid.
 Tensor restride(const Tensor& t, IntArrayRef sizes, IntArrayRef strides);
+// A 0-dim tensor seen as [1] (a view), so that kernels always get a dim to work along.
+Tensor as_1d(const Tensor& t);
 
 // A new contiguous tensor on device (no autograd).
 Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device);

@@ -13,13 +13,6 @@
 namespace ember {
 namespace {
 
-// A 0-dim tensor seen as [1], so that kernels always get a dim to work along.
-Tensor as_1d(const Tensor& t) {
-  if (t.dim() != 0) return t;
-  const int64_t one = 1;
-  return restride(t, IntArrayRef(one), IntArrayRef(one));
-}
-
 template <Op op>
 Tensor softmax_impl(const char* name, const Tensor& t, int64_t dim,
                     std::optional<ScalarType> dtype) {

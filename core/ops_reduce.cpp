@@ -15,12 +15,6 @@
 namespace ember {
 namespace {
 
-// A 0-dim tensor seen as [1], so that kernels always get at least one dim to reduce.
-Tensor as_1d(const Tensor& t) {
-  const int64_t one = 1;
-  return restride(t, IntArrayRef(one), IntArrayRef(one));
-}
-
 // The keepdim-shaped result without its (sorted) reduced dims: what keepdim=false returns.
 Tensor drop_dims(const Tensor& out, IntArrayRef dims) {
   DimVector sizes, strides;

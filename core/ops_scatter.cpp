@@ -13,13 +13,6 @@
 namespace ember {
 namespace {
 
-// A 0-dim tensor seen as [1], so that kernels always get a dim to work along.
-Tensor as_1d(const Tensor& t) {
-  if (t.dim() != 0) return t;
-  const int64_t one = 1;
-  return restride(t, IntArrayRef(one), IntArrayRef(one));
-}
-
 // Checks of scatter and scatter_reduce; returns the wrapped dim and a contiguous int64 index.
 int64_t check_scatter(const char* name, const Tensor& self, int64_t dim, const Tensor& index,
                       const Tensor& src, Tensor* idx) {

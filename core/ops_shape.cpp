@@ -17,19 +17,6 @@ namespace {
 
 TensorOptions long_on(Device device) { return TensorOptions().dtype(kInt64).device(device); }
 
-// Wrapped dims of a list; throws when one appears twice (PyTorch's dim_list_to_bitset).
-DimVector unique_dims(const char* op, IntArrayRef dims, int64_t ndim) {
-  DimVector out;
-  std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(ndim, 1)), false);
-  for (int64_t d : dims) {
-    const int64_t w = wrap_dim(op, d, ndim);
-    EMBER_CHECK(!seen[w], op, ": dim ", w, " appears multiple times in the list of dims");
-    seen[w] = true;
-    out.push_back(w);
-  }
-  return out;
-}
-
 // Bool [rows, cols] mask of the elements tril (lower) or triu (!lower) sets to zero.
 Tensor triangle_zeros(const char* op, const Tensor& t, int64_t diagonal, bool lower) {
   EMBER_CHECK(t.dim() >= 2, op, ": input tensor must have at least 2 dimensions, got shape ",

@@ -17,19 +17,6 @@ namespace ember {
 
 namespace {
 
-// Wrapped dims of a list; throws when one appears twice (PyTorch's dim_list_to_bitset).
-DimVector unique_dims(const char* op, IntArrayRef dims, int64_t ndim) {
-  DimVector out;
-  std::vector<bool> seen(static_cast<size_t>(std::max<int64_t>(ndim, 1)), false);
-  for (int64_t d : dims) {
-    const int64_t w = wrap_dim(op, d, ndim);
-    EMBER_CHECK(!seen[w], op, ": dim ", w, " appears multiple times in the list of dims");
-    seen[w] = true;
-    out.push_back(w);
-  }
-  return out;
-}
-
 // The in-place views: self takes the geometry of `v` (a view of self's storage). Under
 // autograd self also takes v's history, as LibTorch rebases it; leaves refuse, as there.
 Tensor& become_view(const char* op, const Tensor& self, const std::function<Tensor()>& make) {

@@ -281,18 +281,7 @@ Tensor RNNCellImplBase::prepare_hidden(const Tensor& hx, const Tensor& input, bo
   return h;
 }
 
-}  // namespace detail
-
-// ---- RNN, LSTM, GRU ----
-
-RNNImpl::RNNImpl(const RNNOptions& options_)
-    : detail::RNNImplBase(base_of(rnn_mode(options_.nonlinearity(), "RNN"), options_.input_size(),
-                                  options_.hidden_size(), options_.num_layers(), options_.bias(),
-                                  options_.batch_first(), options_.dropout(),
-                                  options_.bidirectional(), 0)),
-      options(options_) {}
-
-std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
+std::tuple<Tensor, Tensor> RNNImplBase::forward_one_state(const Tensor& input, Tensor hx) {
   bool is_batched = true;
   const Tensor x = prepare_input(input, is_batched);
   const std::vector<int64_t> expected = {options_base.num_layers() * num_directions(), x.size(1),
@@ -314,6 +303,21 @@ std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
   return {output, h_n};
 }
 
+}  // namespace detail
+
+// ---- RNN, LSTM, GRU ----
+
+RNNImpl::RNNImpl(const RNNOptions& options_)
+    : detail::RNNImplBase(base_of(rnn_mode(options_.nonlinearity(), "RNN"), options_.input_size(),
+                                  options_.hidden_size(), options_.num_layers(), options_.bias(),
+                                  options_.batch_first(), options_.dropout(),
+                                  options_.bidirectional(), 0)),
+      options(options_) {}
+
+std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
+  return forward_one_state(input, std::move(hx));
+}
+
 GRUImpl::GRUImpl(const GRUOptions& options_)
     : detail::RNNImplBase(base_of(detail::RNNMode::kGRU, options_.input_size(),
                                   options_.hidden_size(), options_.num_layers(), options_.bias(),
@@ -322,25 +326,7 @@ GRUImpl::GRUImpl(const GRUOptions& options_)
       options(options_) {}
 
 std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, Tensor hx) {
-  bool is_batched = true;
-  const Tensor x = prepare_input(input, is_batched);
-  const std::vector<int64_t> expected = {options_base.num_layers() * num_directions(), x.size(1),
-                                         options_base.hidden_size()};
-  if (!hx.defined()) {
-    hx = ember::zeros(expected, x.options());
-  } else {
-    EMBER_CHECK(hx.dim() == (is_batched ? 3 : 2), "For ",
-                is_batched ? "batched 3-D input, hx should also be 3-D"
-                           : "unbatched 2-D input, hx should also be 2-D",
-                " but got ", hx.dim(), "-D tensor");
-    if (!is_batched) hx = hx.unsqueeze(1);
-    check_hidden(hx, expected, "hidden");
-  }
-  auto [output, h_n, c_n] = run(x, hx, Tensor());
-  (void)c_n;
-  if (!is_batched) return {output.squeeze(1), h_n.squeeze(1)};
-  if (options_base.batch_first()) output = output.transpose(0, 1);
-  return {output, h_n};
+  return forward_one_state(input, std::move(hx));
 }
 
 LSTMImpl::LSTMImpl(const LSTMOptions& options_)

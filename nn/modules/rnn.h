@@ -43,6 +43,8 @@ class RNNImplBase : public Module {
   Tensor prepare_input(const Tensor& input, bool& is_batched) const;
   void check_hidden(const Tensor& h, const std::vector<int64_t>& expected, const char* which) const;
   int64_t num_directions() const { return options_base.bidirectional() ? 2 : 1; }
+  // RNN's and GRU's forward (one state, h): (output, h_n).
+  std::tuple<Tensor, Tensor> forward_one_state(const Tensor& input, Tensor hx);
   int64_t gate_count() const;
 
   std::vector<std::string> flat_weights_names_;
