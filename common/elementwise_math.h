@@ -19,29 +19,39 @@ constexpr bool kFloating = std::is_floating_point<T>::value;
 // Rounding leaves integers as they are (their std:: overloads would go through double).
 template <class T>
 EMBER_HOST_DEVICE T floor_of(T x) {
-  if constexpr (kFloating<T>) return std::floor(x);
-  else return x;
+  if constexpr (kFloating<T>)
+    return std::floor(x);
+  else
+    return x;
 }
 template <class T>
 EMBER_HOST_DEVICE T ceil_of(T x) {
-  if constexpr (kFloating<T>) return std::ceil(x);
-  else return x;
+  if constexpr (kFloating<T>)
+    return std::ceil(x);
+  else
+    return x;
 }
 template <class T>
 EMBER_HOST_DEVICE T trunc_of(T x) {
-  if constexpr (kFloating<T>) return std::trunc(x);
-  else return x;
+  if constexpr (kFloating<T>)
+    return std::trunc(x);
+  else
+    return x;
 }
 // Half to even, as PyTorch's round (nearbyint in the default rounding mode).
 template <class T>
 EMBER_HOST_DEVICE T round_of(T x) {
-  if constexpr (kFloating<T>) return std::nearbyint(x);
-  else return x;
+  if constexpr (kFloating<T>)
+    return std::nearbyint(x);
+  else
+    return x;
 }
 template <class T>
 EMBER_HOST_DEVICE T sign_of(T x) {
-  if constexpr (std::is_unsigned<T>::value) return T(x != 0);
-  else return T(int(T(0) < x) - int(x < T(0)));
+  if constexpr (std::is_unsigned<T>::value)
+    return T(x != 0);
+  else
+    return T(int(T(0) < x) - int(x < T(0)));
 }
 
 // erf^-1: on the GPU CUDA's erfinv; on the host Giles' approximation ("Approximating the
@@ -109,8 +119,10 @@ EMBER_HOST_DEVICE T xlogy_of(T a, T b) {
 // "ZeroDivisionError"; CUDA computes on) and MIN / -1 wraps instead of trapping.
 template <class T>
 EMBER_HOST_DEVICE bool int_div_special(T b) {
-  if constexpr (std::is_signed<T>::value) return b == 0 || b == T(-1);
-  else return b == 0;
+  if constexpr (std::is_signed<T>::value)
+    return b == 0 || b == T(-1);
+  else
+    return b == 0;
 }
 template <class T>
 EMBER_HOST_DEVICE T negate_wrapping(T a) {
@@ -173,8 +185,10 @@ EMBER_HOST_DEVICE T shift_right_of(T a, T b) {
   constexpr int bits = sizeof(T) * 8;
   using S = std::make_signed_t<T>;
   if (static_cast<S>(b) < 0 || static_cast<int64_t>(b) >= bits) {
-    if constexpr (std::is_unsigned<T>::value) return T(0);
-    else return static_cast<T>(a < 0 ? -1 : 0);
+    if constexpr (std::is_unsigned<T>::value)
+      return T(0);
+    else
+      return static_cast<T>(a < 0 ? -1 : 0);
   }
   return static_cast<T>(a >> b);
 }

@@ -460,7 +460,8 @@ Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_si
 Tensor repeat_interleave(const Tensor& t, const Tensor& repeats,
                          std::optional<int64_t> dim = std::nullopt,
                          std::optional<int64_t> output_size = std::nullopt);
-Tensor repeat_interleave(const Tensor& t, int64_t repeats, std::optional<int64_t> dim = std::nullopt,
+Tensor repeat_interleave(const Tensor& t, int64_t repeats,
+                         std::optional<int64_t> dim = std::nullopt,
                          std::optional<int64_t> output_size = std::nullopt);
 Tensor tile(const Tensor& t, IntArrayRef dims);
 // Views (expand) of the 0-D/1-D inputs; indexing "ij" (matrix) or "xy" (Cartesian).

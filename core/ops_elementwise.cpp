@@ -354,17 +354,17 @@ Tensor pow(const Scalar& base, const Tensor& exponent) {
 
 // maximum, minimum: the binary rows of core/elementwise.def. All: the promoted dtype; Float:
 // integer and bool pairs compute in the default float dtype.
-#define EMBER_BINARY(name, types, ...)                                               \
-  Tensor name(const Tensor& a, const Tensor& b) {                                    \
-    if (row_differentiable(RowTypes::types) && autograd::should_record(a, b))        \
-      return detail::record_binary(Op::name, a, b);                                  \
-    const ScalarType dt = row_dtype(RowTypes::types, result_type(a, b));             \
-    check_row_inputs<Op::name>(b, dt);                                               \
-    return binary<Op::name>(#name, a, b, dt, dt);                                    \
-  }                                                                                  \
+#define EMBER_BINARY(name, types, ...)                                                 \
+  Tensor name(const Tensor& a, const Tensor& b) {                                      \
+    if (row_differentiable(RowTypes::types) && autograd::should_record(a, b))          \
+      return detail::record_binary(Op::name, a, b);                                    \
+    const ScalarType dt = row_dtype(RowTypes::types, result_type(a, b));               \
+    check_row_inputs<Op::name>(b, dt);                                                 \
+    return binary<Op::name>(#name, a, b, dt, dt);                                      \
+  }                                                                                    \
   Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); } \
-  Tensor& Tensor::name##_(const Tensor& other) const {                               \
-    return assign_result(#name "_", *this, ember::name(*this, other));               \
+  Tensor& Tensor::name##_(const Tensor& other) const {                                 \
+    return assign_result(#name "_", *this, ember::name(*this, other));                 \
   }
 #include <ember/core/elementwise.def>
 #undef EMBER_BINARY
@@ -676,6 +676,26 @@ Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
   bump(*this);
   return self_();
 }
+
+// relu_, pow_ and the in-place comparisons: computed out of place and written back (a
+// comparison's bool result fits any dtype; the others must fit self's, as assign_result checks).
+Tensor& Tensor::relu_() const { return assign_result("relu_", *this, ember::relu(*this)); }
+Tensor& Tensor::pow_(const Scalar& e) const {
+  return assign_result("pow_", *this, ember::pow(*this, e));
+}
+Tensor& Tensor::pow_(const Tensor& e) const {
+  return assign_result("pow_", *this, ember::pow(*this, e));
+}
+#define EMBER_COMPARE_INPLACE(name)                                                       \
+  Tensor& Tensor::name##_(const Scalar& o) const { return copy_(ember::name(*this, o)); } \
+  Tensor& Tensor::name##_(const Tensor& o) const { return copy_(ember::name(*this, o)); }
+EMBER_COMPARE_INPLACE(eq)
+EMBER_COMPARE_INPLACE(ne)
+EMBER_COMPARE_INPLACE(lt)
+EMBER_COMPARE_INPLACE(le)
+EMBER_COMPARE_INPLACE(gt)
+EMBER_COMPARE_INPLACE(ge)
+#undef EMBER_COMPARE_INPLACE
 
 // ---- operators ----
 

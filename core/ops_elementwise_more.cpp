@@ -123,8 +123,8 @@ Tensor nan_to_num(const Tensor& t, std::optional<double> nan, std::optional<doub
                   std::optional<double> neginf) {
   if (!t.is_floating_point()) return t.clone();
   const bool f32 = t.dtype() == kFloat32;
-  const double big = f32 ? double(std::numeric_limits<float>::max())
-                         : std::numeric_limits<double>::max();
+  const double big =
+      f32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
   Tensor r = where(t == -std::numeric_limits<double>::infinity(), Scalar(neginf.value_or(-big)), t);
   r = where(t == std::numeric_limits<double>::infinity(), Scalar(posinf.value_or(big)), r);
   return where(t != t, Scalar(nan.value_or(0.0)), r);
@@ -254,38 +254,6 @@ Tensor Tensor::min(const Tensor& o) const { return ember::minimum(*this, o); }
 Tensor Tensor::clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max) const {
   return ember::clamp(*this, min, max);
 }
-
-// In-place forms computed out of place and written back (the result must fit self's dtype,
-// as PyTorch's "result type Float can't be cast to the desired output type Long").
-namespace {
-Tensor& write_back(const char* op, const Tensor& self, const Tensor& result) {
-  const ScalarType r = result.dtype(), s = self.dtype();
-  EMBER_CHECK(!((is_floating_point(r) && !is_floating_point(s)) || (r != kBool && s == kBool)),
-              op, ": result type ", dtype_name(r), " can't be cast to the desired output type ",
-              dtype_name(s));
-  return const_cast<Tensor&>(self).copy_(result);
-}
-// Comparisons write bool results into any dtype.
-Tensor& write_compare(const Tensor& self, const Tensor& result) {
-  return const_cast<Tensor&>(self).copy_(result);
-}
-}  // namespace
-
-Tensor& Tensor::relu_() const { return write_back("relu_", *this, ember::relu(*this)); }
-Tensor& Tensor::pow_(const Scalar& e) const { return write_back("pow_", *this, ember::pow(*this, e)); }
-Tensor& Tensor::pow_(const Tensor& e) const { return write_back("pow_", *this, ember::pow(*this, e)); }
-Tensor& Tensor::eq_(const Scalar& o) const { return write_compare(*this, ember::eq(*this, o)); }
-Tensor& Tensor::eq_(const Tensor& o) const { return write_compare(*this, ember::eq(*this, o)); }
-Tensor& Tensor::ne_(const Scalar& o) const { return write_compare(*this, ember::ne(*this, o)); }
-Tensor& Tensor::ne_(const Tensor& o) const { return write_compare(*this, ember::ne(*this, o)); }
-Tensor& Tensor::lt_(const Scalar& o) const { return write_compare(*this, ember::lt(*this, o)); }
-Tensor& Tensor::lt_(const Tensor& o) const { return write_compare(*this, ember::lt(*this, o)); }
-Tensor& Tensor::le_(const Scalar& o) const { return write_compare(*this, ember::le(*this, o)); }
-Tensor& Tensor::le_(const Tensor& o) const { return write_compare(*this, ember::le(*this, o)); }
-Tensor& Tensor::gt_(const Scalar& o) const { return write_compare(*this, ember::gt(*this, o)); }
-Tensor& Tensor::gt_(const Tensor& o) const { return write_compare(*this, ember::gt(*this, o)); }
-Tensor& Tensor::ge_(const Scalar& o) const { return write_compare(*this, ember::ge(*this, o)); }
-Tensor& Tensor::ge_(const Tensor& o) const { return write_compare(*this, ember::ge(*this, o)); }
 
 // ---- operators (LibTorch's: s % t is empty_like(t).fill_(s).remainder_(t)) ----
 

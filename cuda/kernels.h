@@ -8,11 +8,11 @@ namespace ember {
 class Tensor;
 namespace cuda {
 
-void register_copy_kernels();    // cuda/copy.cpp (copy between any devices, fill)
-void register_gemm_kernels();    // cuda/gemm.cpp (addmm, baddbmm through cuBLAS)
-void register_index_kernels();   // cuda/index.cu (index_select, gather, scatter_add)
-void register_scatter_kernels(); // cuda/scatter.cu (scatter, scatter_mul/amax/amin)
-void register_random_kernels();  // cuda/random.cu (uniform, normal, randint)
+void register_copy_kernels();     // cuda/copy.cpp (copy between any devices, fill)
+void register_gemm_kernels();     // cuda/gemm.cpp (addmm, baddbmm through cuBLAS)
+void register_index_kernels();    // cuda/index.cu (index_select, gather, scatter_add)
+void register_scatter_kernels();  // cuda/scatter.cu (scatter, scatter_mul/amax/amin)
+void register_random_kernels();   // cuda/random.cu (uniform, normal, randint)
 // Elementwise families over cuda/loops.cuh; register_elementwise_kernels() (cuda/binary.cu)
 // calls the three.
 void register_elementwise_kernels();

@@ -138,8 +138,7 @@ class SequentialImpl : public Module {
 
   void pretty_print(std::ostream& stream) const override { stream << "Sequential"; }
   // Clones every element (nn/clone.cpp), keeping the names.
-  std::shared_ptr<Module> clone(
-      const std::optional<Device>& device = std::nullopt) const override;
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
 
  private:
   void append(std::string name, std::shared_ptr<Module> module, detail::TensorForward forward);
@@ -207,8 +206,7 @@ class ModuleListImpl : public Module {
 
   void pretty_print(std::ostream& stream) const override { stream << "ModuleList"; }
   // Clones every element (nn/clone.cpp), keeping the names.
-  std::shared_ptr<Module> clone(
-      const std::optional<Device>& device = std::nullopt) const override;
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
 
  private:
   void append(std::shared_ptr<Module> module);
@@ -257,8 +255,7 @@ class ModuleDictImpl : public Module {
 
   void pretty_print(std::ostream& stream) const override { stream << "ModuleDict"; }
   // Clones every element (nn/clone.cpp), keeping the names.
-  std::shared_ptr<Module> clone(
-      const std::optional<Device>& device = std::nullopt) const override;
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
 
  private:
   void set(const std::string& key, std::shared_ptr<Module> module);

@@ -141,15 +141,15 @@ std::ostream& operator<<(std::ostream& stream, const ModuleHolder<Contained>& ho
 
 // EMBER_MODULE(Linear) defines `class Linear : public ModuleHolder<LinearImpl>`, and makes
 // LinearImpl clonable (Module::clone, nn/cloneable.h).
-#define EMBER_MODULE_IMPL(Name, ImplType)                                                   \
-  class Name : public ::ember::nn::ModuleHolder<ImplType> {                                 \
-   public:                                                                                  \
-    using ::ember::nn::ModuleHolder<ImplType>::ModuleHolder;                                \
-    using Impl = ImplType;                                                                  \
-                                                                                            \
-   private:                                                                                 \
-    static inline const bool ember_clone_registered_ =                                      \
-        ::ember::nn::detail::clone_registered<ImplType>;                                    \
+#define EMBER_MODULE_IMPL(Name, ImplType)                    \
+  class Name : public ::ember::nn::ModuleHolder<ImplType> {  \
+   public:                                                   \
+    using ::ember::nn::ModuleHolder<ImplType>::ModuleHolder; \
+    using Impl = ImplType;                                   \
+                                                             \
+   private:                                                  \
+    static inline const bool ember_clone_registered_ =       \
+        ::ember::nn::detail::clone_registered<ImplType>;     \
   }
 
 #define EMBER_MODULE(Name) EMBER_MODULE_IMPL(Name, Name##Impl)

@@ -128,8 +128,7 @@ class Module : public std::enable_shared_from_this<Module> {
   // A deep copy, as LibTorch's Cloneable::clone: the same type, with parameters and buffers
   // copied (to `device` if given) and children cloned, under the same names. Modules of
   // EMBER_MODULE types and Cloneable<Derived> subclasses clone (nn/cloneable.h); others throw.
-  virtual std::shared_ptr<Module> clone(
-      const std::optional<Device>& device = std::nullopt) const;
+  virtual std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const;
 
   // ---- modes, devices, gradients ----
   virtual void train(bool on = true);

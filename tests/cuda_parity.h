@@ -143,14 +143,14 @@ class Sweep {
 // ---- the op table: every op of core/ops.def maps to a sweep ----
 using CaseFn = std::function<void()>;
 using CaseList = std::vector<std::pair<std::string, CaseFn>>;
-CaseList elementwise_cases();  // test_cuda_parity.cpp: unary, binary, scalar, memory, random
-CaseList other_cases();        // test_cuda_parity_more.cpp: reductions, GEMM, softmax, index
-CaseList conv_cases_list();    // test_cuda_parity_conv.cpp: convolution and pooling
-CaseList indexing_cases();     // test_cuda_parity_indexing.cpp: index/index_put_, masks, nonzero
-CaseList sort_cases();         // test_cuda_parity_sort.cpp: sort, topk, kthvalue, scans
-CaseList shape_cases();        // test_cuda_parity_shape.cpp: flip, roll, tril, repeat, ...
+CaseList elementwise_cases();     // test_cuda_parity.cpp: unary, binary, scalar, memory, random
+CaseList other_cases();           // test_cuda_parity_more.cpp: reductions, GEMM, softmax, index
+CaseList conv_cases_list();       // test_cuda_parity_conv.cpp: convolution and pooling
+CaseList indexing_cases();        // test_cuda_parity_indexing.cpp: index/index_put_, masks, nonzero
+CaseList sort_cases();            // test_cuda_parity_sort.cpp: sort, topk, kthvalue, scans
+CaseList shape_cases();           // test_cuda_parity_shape.cpp: flip, roll, tril, repeat, ...
 CaseList linalg_scatter_cases();  // test_cuda_parity_linalg.cpp: dot, einsum, scatter, unique
-CaseList random_more_cases();  // test_cuda_parity_random.cpp: bernoulli, multinomial, ...
+CaseList random_more_cases();     // test_cuda_parity_random.cpp: bernoulli, multinomial, ...
 
 // Skips the calling test without a GPU.
 #define PARITY_REQUIRE_GPU() \

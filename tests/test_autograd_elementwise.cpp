@@ -224,9 +224,9 @@ TEST(ElementwiseGrad, TableRowsRecordTheirNodes) {
   EXPECT_EQ(node_name(ember::name(x)), node);                  \
   EXPECT_EQ(std::string(x.name().grad_fn()->forward_op()), #name);
 #define EMBER_BINARY(name, types, formula, reference, node, ...) EMBER_NODE_##types(name, node)
-#define EMBER_NODE_ROW(name, node)                 \
-  EXPECT_EQ(node_name(ember::name(x, y)), node);   \
-  EXPECT_EQ(node_name(x.name(y)), node);           \
+#define EMBER_NODE_ROW(name, node)               \
+  EXPECT_EQ(node_name(ember::name(x, y)), node); \
+  EXPECT_EQ(node_name(x.name(y)), node);         \
   EXPECT_EQ(std::string(x.name(y).grad_fn()->forward_op()), #name);
 #define EMBER_NODE_All EMBER_NODE_ROW
 #define EMBER_NODE_Numeric EMBER_NODE_ROW

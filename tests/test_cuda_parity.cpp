@@ -568,8 +568,7 @@ const std::map<std::string, CaseFn>& op_cases() {
   static const std::map<std::string, CaseFn> table = [] {
     std::map<std::string, CaseFn> m;
     for (auto& list : {elementwise_cases(), other_cases(), conv_cases_list(), indexing_cases(),
-                       sort_cases(), shape_cases(), linalg_scatter_cases(),
-                       random_more_cases()}) {
+                       sort_cases(), shape_cases(), linalg_scatter_cases(), random_more_cases()}) {
       for (auto& [name, fn] : list) m[name] = fn;
     }
     return m;

@@ -57,8 +57,8 @@ const std::vector<UnaryCase>& unary_cases() {
    hi},
 // the rows that keep their dtype (floor, ...): integers in, the same integers out
 #define EMBER_UNARY_SAME(name, formula, reference, node, saved, derivative, lo, hi, gap) \
-  {#name, ember::name, &Tensor::name, [](double x) { return reference; },                \
-   Result::Same, true, false, lo, hi},
+  {#name, ember::name, &Tensor::name, [](double x) { return reference; }, Result::Same, true, false,       \
+   lo,    hi},
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
 #undef EMBER_UNARY_SAME
@@ -181,18 +181,18 @@ const std::vector<BinaryCase>& binary_cases() {
       {"operator/", [](const Tensor& a, const Tensor& b) { return a / b; },
        [](double a, double b) { return a / b; }, Result::Float, true},
 // the binary rows of core/elementwise.def, as functions and as methods
-#define EMBER_BINARY(name, types, formula, reference, ...)                                  \
-  {#name,                                                                                   \
-   [](const Tensor& a, const Tensor& b) { return ember::name(a, b); },                      \
-   [](double a, double b) -> double { return reference; },                                  \
-   row_result(RowTypes::types),                                                             \
-   row_bools(RowTypes::types),                                                              \
-   row_accepts(RowTypes::types)},                                                    \
-      {#name " method",                                                                     \
-       [](const Tensor& a, const Tensor& b) { return a.name(b); },                          \
-       [](double a, double b) -> double { return reference; },                              \
-       row_result(RowTypes::types),                                                         \
-       row_bools(RowTypes::types),                                                          \
+#define EMBER_BINARY(name, types, formula, reference, ...)             \
+  {#name,                                                              \
+   [](const Tensor& a, const Tensor& b) { return ember::name(a, b); }, \
+   [](double a, double b) -> double { return reference; },             \
+   row_result(RowTypes::types),                                        \
+   row_bools(RowTypes::types),                                         \
+   row_accepts(RowTypes::types)},                                      \
+      {#name " method",                                                \
+       [](const Tensor& a, const Tensor& b) { return a.name(b); },     \
+       [](double a, double b) -> double { return reference; },         \
+       row_result(RowTypes::types),                                    \
+       row_bools(RowTypes::types),                                     \
        row_accepts(RowTypes::types)},
 #include <ember/core/elementwise.def>
 #undef EMBER_BINARY

@@ -57,8 +57,8 @@ TEST(ElementwiseComposite, IntegerDivisionRoundingModes) {
   EXPECT_TRUE(ref::matches(tensor({-5, 5}) % 3, kInt64, {2}, {1, 2}));
   EXPECT_TRUE(ref::matches(7 % tensor({2, -3}), kInt64, {2}, {1, -2}));
   // uint8 and the wrapping corner: INT64_MIN // -1 wraps instead of trapping.
-  EXPECT_TRUE(ref::matches(floor_divide(tensor({uint8_t(200)}), tensor({uint8_t(7)})), kUInt8,
-                           {1}, {28}));
+  EXPECT_TRUE(
+      ref::matches(floor_divide(tensor({uint8_t(200)}), tensor({uint8_t(7)})), kUInt8, {1}, {28}));
   const int64_t lo = std::numeric_limits<int64_t>::min();
   Tensor m = floor_divide(tensor({lo}), tensor({int64_t(-1)}));
   EXPECT_EQ(m.item<int64_t>(), lo);
@@ -66,10 +66,10 @@ TEST(ElementwiseComposite, IntegerDivisionRoundingModes) {
 }
 
 TEST(ElementwiseComposite, IntegerDivisionByZeroThrowsOnTheCpu) {
-  for (auto f : {+[](const Tensor& a, const Tensor& b) { return floor_divide(a, b); },
-                 +[](const Tensor& a, const Tensor& b) { return remainder(a, b); },
-                 +[](const Tensor& a, const Tensor& b) { return fmod(a, b); },
-                 +[](const Tensor& a, const Tensor& b) { return div(a, b, "trunc"); }}) {
+  for (auto f : {+[](const Tensor&a, const Tensor&b) { return floor_divide(a, b); },
+                 +[](const Tensor&a, const Tensor&b) { return remainder(a, b); },
+                 +[](const Tensor&a, const Tensor&b) { return fmod(a, b); },
+                 +[](const Tensor&a, const Tensor&b) { return div(a, b, "trunc"); }}) {
     EXPECT_THROW(f(tensor({1, 2}), tensor({0, 1})), Error);
   }
   EXPECT_THROW(div(tensor({1, 2}), 0, "trunc"), Error);
@@ -127,8 +127,8 @@ TEST(ElementwiseComposite, BitwiseAndShifts) {
   EXPECT_TRUE(ref::matches(bitwise_right_shift(x, 1), kInt32, {3}, {0, 4, -4}));
   EXPECT_TRUE(ref::matches(bitwise_left_shift(x, 40), kInt32, {3}, {0, 0, 0}));
   EXPECT_TRUE(ref::matches(bitwise_right_shift(x, 40), kInt32, {3}, {0, 0, -1}));
-  EXPECT_TRUE(ref::matches(bitwise_left_shift(tensor({uint8_t(3)}), tensor({uint8_t(7)})),
-                           kUInt8, {1}, {128}));
+  EXPECT_TRUE(ref::matches(bitwise_left_shift(tensor({uint8_t(3)}), tensor({uint8_t(7)})), kUInt8,
+                           {1}, {128}));
   EXPECT_THROW(bitwise_left_shift(tensor({true}), tensor({true})), Error);
   Tensor y = tensor({5, 3});
   y &= tensor({4, 2});
@@ -146,9 +146,8 @@ TEST(ElementwiseComposite, Predicates) {
   EXPECT_TRUE(ref::matches(isnan(i), kBool, {2}, {0, 0}));
   EXPECT_TRUE(ref::matches(isinf(i), kBool, {2}, {0, 0}));
   EXPECT_TRUE(ref::matches(isfinite(i), kBool, {2}, {1, 1}));
-  EXPECT_TRUE(
-      ref::matches(logical_xor(tensor({true, true, false}), tensor({1.0, 0.0, 0.0})), kBool, {3},
-                   {0, 1, 0}));
+  EXPECT_TRUE(ref::matches(logical_xor(tensor({true, true, false}), tensor({1.0, 0.0, 0.0})), kBool,
+                           {3}, {0, 1, 0}));
 }
 
 TEST(ElementwiseComposite, NanToNum) {
@@ -156,9 +155,9 @@ TEST(ElementwiseComposite, NanToNum) {
   const double big = std::numeric_limits<float>::max();
   EXPECT_TRUE(ref::matches(nan_to_num(x), kFloat32, {4}, {0, big, -big, 1}));
   EXPECT_TRUE(ref::matches(x.nan_to_num(0.5, 100, -100), kFloat32, {4}, {0.5, 100, -100, 1}));
-  EXPECT_TRUE(ref::matches(nan_to_num(x.to(kFloat64)), kFloat64, {4},
-                           {0, std::numeric_limits<double>::max(),
-                            -std::numeric_limits<double>::max(), 1}));
+  EXPECT_TRUE(ref::matches(
+      nan_to_num(x.to(kFloat64)), kFloat64, {4},
+      {0, std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(), 1}));
   EXPECT_TRUE(ref::matches(nan_to_num(tensor({3, 4})), kInt64, {2}, {3, 4}));
   // the gradient is 0 where a value was replaced
   Tensor v = tensor({kNaN, 2.0, kInf}, kFloat64).requires_grad_();
@@ -193,10 +192,10 @@ TEST(ElementwiseComposite, LerpAddcmulAddcdiv) {
                            {2.5, 12.5}));
   EXPECT_TRUE(ref::matches(zeros({3}).lerp(ones({3}), tensor({0.0, 0.5, 2.0})), kFloat32, {3},
                            {0, 0.5, 2}));
-  EXPECT_TRUE(ref::matches(addcmul(ones({3}), arange(3.), tensor({2.0, 3.0, 4.0}), 0.5),
-                           kFloat32, {3}, {1, 2.5, 5}));
-  EXPECT_TRUE(ref::matches(ones({2}).addcdiv(tensor({1.0, 2.0}), tensor({4.0, 8.0}), 2),
-                           kFloat32, {2}, {1.5, 1.5}));
+  EXPECT_TRUE(ref::matches(addcmul(ones({3}), arange(3.), tensor({2.0, 3.0, 4.0}), 0.5), kFloat32,
+                           {3}, {1, 2.5, 5}));
+  EXPECT_TRUE(ref::matches(ones({2}).addcdiv(tensor({1.0, 2.0}), tensor({4.0, 8.0}), 2), kFloat32,
+                           {2}, {1.5, 1.5}));
   // lerp is exact at both ends, for weights on both sides of 0.5
   Tensor s = tensor({0.1, -3.7}, kFloat64), e = tensor({2.9, 1e-3}, kFloat64);
   EXPECT_TRUE(ref::matches(lerp(s, e, 0.0), kFloat64, {2}, {0.1, -3.7}, 0, 0));
@@ -208,10 +207,9 @@ TEST(ElementwiseComposite, LerpAddcmulAddcdiv) {
 TEST(ElementwiseComposite, RoundDecimalsSignAndFriends) {
   // LibTorch: round([0.5, 1.5, 2.5, -0.5, -2.5]) = [0, 2, 2, -0, -2] (half to even);
   // tensor([1.2345, -2.5678]).round(2) = [1.23, -2.57]; round(1234.5, -2) = 1200.
-  EXPECT_TRUE(ref::matches(round(tensor({0.5, 1.5, 2.5, -0.5, -2.5})), kFloat32, {5},
-                           {0, 2, 2, -0.0, -2}));
   EXPECT_TRUE(
-      ref::matches(tensor({1.2345, -2.5678}).round(2), kFloat32, {2}, {1.23, -2.57}, 1e-6));
+      ref::matches(round(tensor({0.5, 1.5, 2.5, -0.5, -2.5})), kFloat32, {5}, {0, 2, 2, -0.0, -2}));
+  EXPECT_TRUE(ref::matches(tensor({1.2345, -2.5678}).round(2), kFloat32, {2}, {1.23, -2.57}, 1e-6));
   EXPECT_TRUE(ref::matches(round(tensor({1234.5}), -2), kFloat32, {1}, {1200}));
   EXPECT_TRUE(ref::matches(tensor({-4, 0, 7}).sign(), kInt64, {3}, {-1, 0, 1}));
   EXPECT_TRUE(ref::matches(sgn(tensor({-2.5, 0.0, 3.0})), kFloat32, {3}, {-1, 0, 1}));
@@ -223,9 +221,9 @@ TEST(ElementwiseComposite, RoundDecimalsSignAndFriends) {
   EXPECT_TRUE(ref::matches(true_divide(tensor({3}), tensor({2})), kFloat32, {1}, {1.5}));
   EXPECT_TRUE(ref::matches(max(tensor({1, 5}), tensor({3, 2})), kInt64, {2}, {3, 5}));
   EXPECT_TRUE(ref::matches(logspace(0, 3, 4, 2.0), kFloat32, {4}, {1, 2, 4, 8}));
-  EXPECT_TRUE(ref::matches(clamp(arange(4.), tensor({1.0, 0.0, 0.0, 0.0}),
-                                 tensor({3.0, 3.0, 1.0, 2.0})),
-                           kFloat32, {4}, {1, 1, 1, 2}));
+  EXPECT_TRUE(
+      ref::matches(clamp(arange(4.), tensor({1.0, 0.0, 0.0, 0.0}), tensor({3.0, 3.0, 1.0, 2.0})),
+                   kFloat32, {4}, {1, 1, 1, 2}));
   // erfinv inverts erf
   Tensor p = tensor({-0.999, -0.5, 0.0, 0.3, 0.9}, kFloat64);
   EXPECT_TRUE(ref::matches(erf(erfinv(p)), kFloat64, {5}, ref::values(p), 1e-12, 1e-14));

@@ -109,13 +109,13 @@ void more_shape_ops() {
   Tensor d = diag(tensor({1, 2, 3}));              // 1-D -> matrix; 2-D -> a copy of the diagonal
   Tensor dg = arange(9).view({3, 3}).diagonal(1);  // a view: [1, 5]
   Tensor rep = tensor({1, 2}).repeat({2, 2});      // [[1, 2, 1, 2], [1, 2, 1, 2]]
-  Tensor ri = arange(2).repeat_interleave(tensor({1, 3}));  // [0, 1, 1, 1]
-  auto grid = meshgrid({arange(2), arange(3)}, "ij");       // two [2, 3] expanded views
-  Tensor moved = zeros({2, 3, 4}).movedim(0, -1);           // [3, 4, 2], a view
+  Tensor ri = arange(2).repeat_interleave(tensor({1, 3}));      // [0, 1, 1, 1]
+  auto grid = meshgrid({arange(2), arange(3)}, "ij");           // two [2, 3] expanded views
+  Tensor moved = zeros({2, 3, 4}).movedim(0, -1);               // [3, 4, 2], a view
   Tensor u = arange(12).reshape({2, 6}).unflatten(1, {3, -1});  // [2, 3, 2], a view
-  auto parts = arange(6).split({1, 2, 3});          // sizes must add up to the dim, or it throws
-  Tensor h = hstack({arange(2), arange(3)});        // [0, 1, 0, 1, 2]
-  Tensor v = vstack({arange(3), arange(3, 6)});     // [2, 3]
+  auto parts = arange(6).split({1, 2, 3});       // sizes must add up to the dim, or it throws
+  Tensor h = hstack({arange(2), arange(3)});     // [0, 1, 0, 1, 2]
+  Tensor v = vstack({arange(3), arange(3, 6)});  // [2, 3]
 
   Tensor s = zeros({1, 3, 1});
   s.squeeze_();  // s is now [3]
