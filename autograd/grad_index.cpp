@@ -7,6 +7,7 @@
 
 #include <ember/autograd/function_node.h>
 #include <ember/core/checks.h>
+#include <ember/core/native.h>
 
 namespace ember::autograd::recorded {
 
@@ -67,6 +68,19 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
                   if (sizes.empty()) return {g[0]};  // 0-dim: the one value was selected
                   const Tensor idx = index_along(n.saved(0), d, g[0].sizes());
                   return {zeros(sizes, g[0].options()).scatter_add(d, idx, g[0])};
+                });
+}
+
+// x.index({i}) (core/native.h): as index_select along dim 0 with negatives counted from the end.
+Tensor index_rows(const Tensor& t, const Tensor& index) {
+  Tensor out = untracked([&] { return native::index_rows(t, index); });
+  DimVector sizes(t.sizes());
+  return record("IndexBackward0", "index", {t}, out, {index},
+                [sizes](FunctionNode& n, const tensor_list& g) -> tensor_list {
+                  const Tensor i = n.saved(0);
+                  const Tensor idx =
+                      index_along(ember::where(i < 0, i + sizes[0], i), 0, g[0].sizes());
+                  return {zeros(sizes, g[0].options()).scatter_add(0, idx, g[0])};
                 });
 }
 

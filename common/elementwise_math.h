@@ -17,35 +17,33 @@ template <class T>
 constexpr bool kFloating = std::is_floating_point<T>::value;
 
 // Rounding leaves integers as they are (their std:: overloads would go through double).
-template <class T>
-EMBER_HOST_DEVICE T floor_of(T x) {
-  if constexpr (kFloating<T>)
+// kNearest is half to even, as PyTorch's round (nearbyint in the default rounding mode).
+enum class Rounding { kFloor, kCeil, kTrunc, kNearest };
+template <Rounding kMode, class T>
+EMBER_HOST_DEVICE T rounded(T x) {
+  if constexpr (!kFloating<T>) {
+    return x;
+  } else if constexpr (kMode == Rounding::kFloor) {
     return std::floor(x);
-  else
-    return x;
-}
-template <class T>
-EMBER_HOST_DEVICE T ceil_of(T x) {
-  if constexpr (kFloating<T>)
+  } else if constexpr (kMode == Rounding::kCeil) {
     return std::ceil(x);
-  else
-    return x;
-}
-template <class T>
-EMBER_HOST_DEVICE T trunc_of(T x) {
-  if constexpr (kFloating<T>)
+  } else if constexpr (kMode == Rounding::kTrunc) {
     return std::trunc(x);
-  else
-    return x;
-}
-// Half to even, as PyTorch's round (nearbyint in the default rounding mode).
-template <class T>
-EMBER_HOST_DEVICE T round_of(T x) {
-  if constexpr (kFloating<T>)
+  } else {
     return std::nearbyint(x);
-  else
-    return x;
+  }
 }
+// The names core/elementwise.def's rows call: floor_of(x) is rounded<Rounding::kFloor>(x).
+#define EMBER_ROUNDING(name, mode)     \
+  template <class T>                   \
+  EMBER_HOST_DEVICE T name(T x) {      \
+    return rounded<Rounding::mode>(x); \
+  }
+EMBER_ROUNDING(floor_of, kFloor)
+EMBER_ROUNDING(ceil_of, kCeil)
+EMBER_ROUNDING(trunc_of, kTrunc)
+EMBER_ROUNDING(round_of, kNearest)
+#undef EMBER_ROUNDING
 template <class T>
 EMBER_HOST_DEVICE T sign_of(T x) {
   if constexpr (std::is_unsigned<T>::value)

@@ -212,7 +212,8 @@ Tensor logical_and(const Tensor& a, const Tensor& b);
 Tensor logical_or(const Tensor& a, const Tensor& b);
 Tensor logical_not(const Tensor& t);
 bool equal(const Tensor& a, const Tensor& b);  // same shape and values
-bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
+bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8,
+              bool equal_nan = false);
 
 // ---- reductions (see the Tensor methods for the dim/keepdim forms) ----
 Tensor sum(const Tensor& t, std::optional<ScalarType> dtype = std::nullopt);

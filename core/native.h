@@ -41,6 +41,10 @@ void cross_entropy_backward(const Tensor& grad_input, const Tensor& grad_out, co
                             const Tensor& target, const Tensor& weight, const Tensor& lse,
                             const Tensor& aux, const CrossEntropyArgs& args);
 
+// t.index({index}) for a 1-D int64 index on t's device with values in [-n, n), n = t's first
+// size (checked here for CPU tensors, by the kernel on CUDA); negatives count from the end.
+// [index's size, t's other sizes...]; unrecorded (advanced indexing records IndexBackward0).
+Tensor index_rows(const Tensor& t, const Tensor& index);
 // grad_out where result > 0, else 0 (float tensors of one shape and dtype); a new tensor.
 Tensor relu_backward(const Tensor& grad_out, const Tensor& result);
 

@@ -484,14 +484,15 @@ bool equal(const Tensor& a, const Tensor& b) {
   return eq(a, b).all().item<bool>();
 }
 
-bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
   check_same_device("allclose", a, b);
   // Integers compare in float64 so that a - b cannot wrap.
   const ScalarType rt = result_type(a, b);
   const ScalarType dt = is_floating_point(rt) ? rt : kFloat64;
   Tensor x = cast(a, dt), y = cast(b, dt);
-  // Equal infinities are close; NaN is close to nothing.
+  // Equal infinities are close; NaN is close to nothing, but to NaN with equal_nan.
   Tensor close = logical_or(eq(x, y), le(abs(sub(x, y)), add(mul(abs(y), rtol), atol)));
+  if (equal_nan) close = logical_or(close, logical_and(isnan(x), isnan(y)));
   return close.all().item<bool>();
 }
 

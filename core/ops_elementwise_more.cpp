@@ -241,6 +241,10 @@ Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posin
 Tensor Tensor::isclose(const Tensor& o, double rtol, double atol, bool equal_nan) const {
   return ember::isclose(*this, o, rtol, atol, equal_nan);
 }
+bool Tensor::allclose(const Tensor& o, double rtol, double atol, bool equal_nan) const {
+  return ember::allclose(*this, o, rtol, atol, equal_nan);
+}
+bool Tensor::equal(const Tensor& o) const { return ember::equal(*this, o); }
 Tensor Tensor::lerp(const Tensor& end, const Scalar& w) const { return ember::lerp(*this, end, w); }
 Tensor Tensor::lerp(const Tensor& end, const Tensor& w) const { return ember::lerp(*this, end, w); }
 Tensor Tensor::addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value) const {

@@ -1,5 +1,6 @@
-// Softmax, joining and indexing front-ends: softmax log_softmax cat stack index_select gather
-// scatter_add one_hot. Index values are range-checked here (on the host), so kernels trust them.
+// Softmax, joining and indexing front-ends: softmax log_softmax cat stack index_select
+// index_rows gather scatter_add one_hot. Index values are range-checked here (on the host), so
+// kernels trust them.
 #include <memory>
 #include <vector>
 
@@ -8,6 +9,7 @@
 #include <ember/core/dispatch.h>
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
+#include <ember/core/native.h>
 #include <ember/core/tensor.h>
 
 namespace ember {
@@ -169,6 +171,28 @@ Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
     kernel<Op::index_select>(t.device().type())(out, in, d, as_1d(idx));
   }
   if (t.dim() == 0) return restride(out, {}, {});  // a 0-dim input gives a 0-dim result
+  return out;
+}
+
+Tensor native::index_rows(const Tensor& t, const Tensor& index) {
+  const char* name = "index";
+  check_same_device(name, t, index);
+  EMBER_CHECK(t.dim() >= 1 && index.dim() == 1 && index.dtype() == kInt64, name,
+              ": index_rows takes a tensor of at least one dim and a 1-D int64 index, got ",
+              t.sizes(), " and ", index.sizes(), " ", index.dtype());
+  const int64_t size = t.sizes()[0];
+  if (index.is_cpu()) {
+    const Tensor c = index.contiguous();
+    const int64_t* p = c.data_ptr<int64_t>();
+    for (int64_t i = 0; i < c.numel(); ++i) {
+      EMBER_CHECK(p[i] >= -size && p[i] < size, name, ": index ", p[i],
+                  " is out of bounds for dimension 0 with size ", size);
+    }
+  }
+  DimVector shape(t.sizes());
+  shape[0] = index.numel();
+  Tensor out = empty_on(shape, t.dtype(), t.device());
+  if (out.numel() != 0) kernel<Op::index_rows>(t.device().type())(out, t, 0, index);
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Tensor indexing as LibTorch's: index({...}), index_put_, masked_select/scatter/fill, nonzero,
-// argwhere, where(cond). Composites of public ops (autograd for free), but for nonzero's host loop.
+// argwhere, where(cond). Composites of public ops (autograd for free), but for nonzero's host loop
+// and the rows pick of advanced indexing (native::index_rows, recorded as IndexBackward0).
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -13,6 +14,8 @@
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
 #include <ember/core/indexing.h>
+#include <ember/core/native.h>
+#include <ember/core/recording.h>
 #include <ember/core/tensor.h>
 
 namespace ember {
@@ -157,9 +160,11 @@ OptTensors expand_masks(const Tensor& src, const OptTensors& indices) {
 }
 
 // One linear int64 index over the indexed dims (row-major over them), of the index tensors'
-// broadcast shape. CPU: wraps negatives and checks bounds on the host. CUDA: wraps negatives
-// with tensor ops (a host check would sync); out-of-range values then stop index_select's
-// kernel with a device-side assert, as PyTorch's.
+// broadcast shape, on `device`. One index tensor passes as it is: index_rows counts its
+// negative values from the end (CPU values are checked here). Several wrap their negatives
+// here: on the host with a bounds check (CPU), with tensor ops on CUDA (a host check would
+// sync; out-of-range values then stop index_rows's kernel with a device-side assert, as
+// PyTorch's).
 Tensor linear_index(const std::vector<Tensor>& idx, const std::vector<int64_t>& dims,
                     IntArrayRef sizes, Device device) {
   DimVector shape = idx[0].sizes();
@@ -187,15 +192,11 @@ Tensor linear_index(const std::vector<Tensor>& idx, const std::vector<int64_t>& 
   if (device.is_cpu()) {
     std::vector<Tensor> cont;
     for (const Tensor& t : idx) cont.push_back(t.expand(shape).to(kInt64).contiguous());
-    if (cont.size() == 1) {  // common: one index; copy only when a value needs wrapping
+    if (cont.size() == 1) {  // common: one index, checked only
       const int64_t* p = cont[0].data_ptr<int64_t>();
-      const int64_t n = cont[0].numel(), size = sizes[dims[0]];
-      bool negative = false;
-      for (int64_t i = 0; i < n; ++i) {
-        wrap_index(p[i], dims[0], size);
-        negative = negative || p[i] < 0;
-      }
-      if (!negative) return cont[0];
+      for (int64_t i = 0, n = cont[0].numel(); i < n; ++i)
+        wrap_index(p[i], dims[0], sizes[dims[0]]);
+      return cont[0];
     }
     Tensor lin = empty(shape, TensorOptions().dtype(kInt64));
     int64_t* out = lin.data_ptr<int64_t>();
@@ -208,6 +209,7 @@ Tensor linear_index(const std::vector<Tensor>& idx, const std::vector<int64_t>& 
     }
     return lin;
   }
+  if (idx.size() == 1) return idx[0].to(device, kInt64).contiguous();
   Tensor lin;
   for (size_t k = 0; k < idx.size(); ++k) {
     const int64_t size = sizes[dims[k]];
@@ -220,7 +222,7 @@ Tensor linear_index(const std::vector<Tensor>& idx, const std::vector<int64_t>& 
 
 // src.index(indices) where `indices` holds an optional int64/int32 tensor per leading dim of
 // src (masks already expanded). The indexed dims go first (permute), merge into one (reshape),
-// and index_select picks the rows; the broadcast index dims land where PyTorch puts them: in
+// and index_rows picks the rows; the broadcast index dims land where PyTorch puts them: in
 // place of the indexed dims when those are adjacent, first otherwise.
 Tensor advanced_index(const Tensor& src, const OptTensors& indices) {
   std::vector<int64_t> dims, rest;
@@ -256,10 +258,12 @@ Tensor advanced_index(const Tensor& src, const OptTensors& indices) {
   Tensor flat = identity ? src : src.permute(perm);
   if (dims.size() != 1) flat = flat.reshape(flat_shape);
   const int64_t minus_one = -1;
-  Tensor out = flat.index_select(0, lin.reshape(IntArrayRef(minus_one)));
+  const Tensor rows = lin.reshape(IntArrayRef(minus_one));
+  Tensor out = autograd::should_record(flat) ? detail::recorded::index_rows(flat, rows)
+                                             : native::index_rows(flat, rows);
   DimVector out_shape(lin.sizes());
   for (int64_t d : rest) out_shape.push_back(src.sizes()[d]);
-  out = out.view(out_shape);
+  if (!(out.sizes() == IntArrayRef(out_shape))) out = out.view(out_shape);
   if (adjacent && dims[0] > 0) {  // the index dims go where the indexed ones were
     const int64_t nb = lin.dim(), lead = dims[0];
     DimVector p;

@@ -370,6 +370,9 @@ class Tensor {
                     std::optional<double> neginf = std::nullopt) const;
   Tensor isclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
                  bool equal_nan = false) const;
+  bool allclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+                bool equal_nan = false) const;
+  bool equal(const Tensor& other) const;
   Tensor lerp(const Tensor& end, const Scalar& weight) const;
   Tensor lerp(const Tensor& end, const Tensor& weight) const;
   Tensor addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include <ember/core/checks.h>
+#include <ember/common/index_geometry.h>
 #include <ember/core/dispatch.h>
 #include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
@@ -15,16 +15,20 @@ namespace ember {
 namespace cpu {
 namespace {
 
-// Operand slots in the walk.
-enum { kDst = 0, kSrc = 1, kIdx = 2 };
+using common::IndexWalk;  // common/index_geometry.h, shared with cuda/index.cu
+using common::kDst;
+using common::kIdx;
+using common::kSrc;
 
 // Gather mode: dst[i] = src[i + index[i] * step]; scatter mode: dst[i + index[i] * step] +=
-// src[i]. Offsets in elements; a zero index stride means one index for the whole run.
+// src[i]. Offsets in elements; a zero index stride means one index for the whole run. A
+// negative index counts from the end when `wrap` (the indexed dim's size) is given (index_rows).
 template <bool kScatter, class T>
-void inner(T* dst, const T* src, const int64_t* idx, const int64_t* s, int64_t n, int64_t step) {
+void inner(T* dst, const T* src, const int64_t* idx, const int64_t* s, int64_t n, int64_t step,
+           int64_t wrap) {
   const int64_t ds = s[kDst], ss = s[kSrc], xs = s[kIdx];
   if (xs == 0) {  // index_select along an outer dim: a plain (often contiguous) row copy
-    const int64_t shift = *idx * step;
+    const int64_t shift = (*idx < 0 ? *idx + wrap : *idx) * step;
     if (kScatter) {
       T* d = dst + shift;
       for (int64_t j = 0; j < n; ++j) d[j * ds] += src[j * ss];
@@ -42,17 +46,18 @@ void inner(T* dst, const T* src, const int64_t* idx, const int64_t* s, int64_t n
     if (kScatter) {
       dst[j * ds + idx[j * xs] * step] += src[j * ss];
     } else {
-      dst[j * ds] = src[j * ss + idx[j * xs] * step];
+      const int64_t x = idx[j * xs];
+      dst[j * ds] = src[j * ss + (x < 0 ? x + wrap : x) * step];
     }
   }
 }
 
-// Walks `sizes` (the iteration shape) with three operands. `step` is the indexed operand's
-// stride along dim (src's in gather mode, dst's in scatter mode).
+// Walks w.sizes with three operands; w.step is the indexed operand's stride along dim (src's
+// in gather mode, dst's in scatter mode).
 template <bool kScatter, class T>
-void walk(T* dst, const T* src, const int64_t* idx, IntArrayRef sizes, const IntArrayRef* strides,
-          int64_t step) {
-  const StridedGeometry g = collapse_dims(sizes, strides, 3);
+void walk(T* dst, const T* src, const int64_t* idx, const IndexWalk& w, int64_t wrap = 0) {
+  const int64_t step = w.step;
+  const StridedGeometry g = w.collapse();
   const size_t nd = g.sizes.size();
   const int64_t n = g.sizes[nd - 1];
   if (n == 0) return;
@@ -71,7 +76,7 @@ void walk(T* dst, const T* src, const int64_t* idx, IntArrayRef sizes, const Int
       for (int k = 0; k < 3; ++k) off[k] += index[d] * g.strides[k][d];
     }
     for (int64_t r = r0; r < r1; ++r) {
-      inner<kScatter>(dst + off[kDst], src + off[kSrc], idx + off[kIdx], last, n, step);
+      inner<kScatter>(dst + off[kDst], src + off[kSrc], idx + off[kIdx], last, n, step, wrap);
       for (size_t d = nd - 1; d-- > 0;) {  // next row
         if (++index[d] < g.sizes[d]) {
           for (int k = 0; k < 3; ++k) off[k] += g.strides[k][d];
@@ -84,54 +89,42 @@ void walk(T* dst, const T* src, const int64_t* idx, IntArrayRef sizes, const Int
   });
 }
 
-// t's strides with dim's replaced (the index supplies that coordinate).
-DimVector strides_without(const Tensor& t, int64_t dim, int64_t replacement) {
-  DimVector s(t.strides());
-  if (dim < t.dim()) s[dim] = replacement;
-  return s;
-}
-
-int64_t stride_at(const Tensor& t, int64_t dim) { return dim < t.dim() ? t.strides()[dim] : 0; }
-
-// out = in.index_select(dim, index): the walk covers out; index varies along dim only.
+// out = in.index_select(dim, index). index_rows: the same with negative indices counting from
+// the end (wrap: in's size along dim).
+template <bool kWrap>
 void index_select_kernel(const Tensor& out, const Tensor& in, int64_t dim, const Tensor& index) {
   if (out.numel() == 0) return;
-  const DimVector src = strides_without(in, dim, 0);
-  DimVector idx(out.dim(), 0);
-  if (dim < out.dim()) idx[dim] = index.dim() > 0 ? index.strides()[0] : 0;
-  const IntArrayRef strides[3] = {out.strides(), src, idx};
+  const IndexWalk w = common::index_select_walk(out, in, dim, index);
+  const int64_t wrap = kWrap && dim < in.dim() ? w.limit : 0;
   EMBER_DISPATCH_ALL_TYPES(in.dtype(), "index_select", [&] {
-    walk<false>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(),
-                out.sizes(), strides, stride_at(in, dim));
+    walk<false>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(), w,
+                wrap);
   });
 }
 
-// out = in.gather(dim, index): the walk covers index (out has its shape).
+// out = in.gather(dim, index).
 void gather_kernel(const Tensor& out, const Tensor& in, int64_t dim, const Tensor& index) {
   if (out.numel() == 0) return;
-  const DimVector src = strides_without(in, dim, 0);
-  const IntArrayRef strides[3] = {out.strides(), src, index.strides()};
+  const IndexWalk w = common::gather_walk(out, in, dim, index);
   EMBER_DISPATCH_ALL_TYPES(in.dtype(), "gather", [&] {
-    walk<false>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(),
-                index.sizes(), strides, stride_at(in, dim));
+    walk<false>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(), w);
   });
 }
 
-// out (already self's copy) .scatter_add_(dim, index, in): the walk covers index.
+// out (already self's copy) .scatter_add_(dim, index, in).
 void scatter_add_kernel(const Tensor& out, const Tensor& in, int64_t dim, const Tensor& index) {
   if (index.numel() == 0) return;
-  const DimVector dst = strides_without(out, dim, 0);
-  const IntArrayRef strides[3] = {dst, in.strides(), index.strides()};
+  const IndexWalk w = common::scatter_walk(out, in, dim, index);
   EMBER_DISPATCH_NUMERIC_TYPES(out.dtype(), "scatter_add", [&] {
-    walk<true>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(),
-               index.sizes(), strides, stride_at(out, dim));
+    walk<true>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(), w);
   });
 }
 
 }  // namespace
 
 void register_index_kernels() {
-  register_kernel<Op::index_select>(kCPU, index_select_kernel);
+  register_kernel<Op::index_select>(kCPU, index_select_kernel<false>);
+  register_kernel<Op::index_rows>(kCPU, index_select_kernel<true>);
   register_kernel<Op::gather>(kCPU, gather_kernel);
   register_kernel<Op::scatter_add>(kCPU, scatter_add_kernel);
 }

@@ -179,25 +179,34 @@ void max_pool(const Tensor& out, const Tensor& indices, const Tensor& in, const 
   });
 }
 
-// grad_in[winner] += grad_out, per plane.
-template <class T>
-void max_pool_backward(const Tensor& grad_in, const Tensor& grad_out, const Tensor& indices,
-                       const PoolArgs& args) {
-  const PoolGeometry g(grad_in.sizes(), grad_out.sizes(), args);
+// The backward kernels' walk over the planes (split over the thread pool): grad_in's plane p
+// zeroed, then spread(p, that plane, grad_out's plane p) adds grad_out into it.
+template <class T, class Spread>
+void spread_planes(const Tensor& grad_in, const Tensor& grad_out, const PoolGeometry& g,
+                   const Spread& spread) {
   const T* gy = grad_out.data_ptr<T>();
-  const int64_t* idx = indices.data_ptr<int64_t>();
   T* gx = grad_in.data_ptr<T>();
   parallel_range(g.planes, g.grain(), [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       T* gxp = gx + p * g.h * g.w;
       std::fill(gxp, gxp + g.h * g.w, T(0));
-      const T* gyp = gy + p * g.oh * g.ow;
-      const int64_t* ip = idx + p * g.oh * g.ow;
-      // An index outside the plane (not max_pool2d's) is dropped rather than written through.
-      const int64_t hw = g.h * g.w;
-      for (int64_t j = 0; j < g.oh * g.ow; ++j) {
-        if (ip[j] >= 0 && ip[j] < hw) gxp[ip[j]] += gyp[j];
-      }
+      spread(p, gxp, gy + p * g.oh * g.ow);
+    }
+  });
+}
+
+// grad_in[winner] += grad_out, per plane.
+template <class T>
+void max_pool_backward(const Tensor& grad_in, const Tensor& grad_out, const Tensor& indices,
+                       const PoolArgs& args) {
+  const PoolGeometry g(grad_in.sizes(), grad_out.sizes(), args);
+  const int64_t* idx = indices.data_ptr<int64_t>();
+  spread_planes<T>(grad_in, grad_out, g, [&](int64_t p, T* gxp, const T* gyp) {
+    const int64_t* ip = idx + p * g.oh * g.ow;
+    // An index outside the plane (not max_pool2d's) is dropped rather than written through.
+    const int64_t hw = g.h * g.w;
+    for (int64_t j = 0; j < g.oh * g.ow; ++j) {
+      if (ip[j] >= 0 && ip[j] < hw) gxp[ip[j]] += gyp[j];
     }
   });
 }
@@ -263,48 +272,29 @@ template <class T>
 void avg_pool_backward(const Tensor& grad_in, const Tensor& grad_out, const Tensor& /*indices*/,
                        const PoolArgs& args) {
   const PoolGeometry g(grad_in.sizes(), grad_out.sizes(), args);
-  const T* gy = grad_out.data_ptr<T>();
-  T* gx = grad_in.data_ptr<T>();
-  parallel_range(g.planes, g.grain(), [&](int64_t p0, int64_t p1) {
-    for (int64_t p = p0; p < p1; ++p) {
-      T* gxp = gx + p * g.h * g.w;
-      std::fill(gxp, gxp + g.h * g.w, T(0));
-      const T* gyp = gy + p * g.oh * g.ow;
-      for (int64_t i = 0; i < g.oh; ++i) {
-        for (int64_t j = 0; j < g.ow; ++j) {
-          const AvgWindow win = avg_window(i, j, g);
-          const T d = gyp[i * g.ow + j] / static_cast<T>(win.divisor);
-          for (int64_t r = win.h0; r < win.h1; ++r) {
-            for (int64_t c = win.w0; c < win.w1; ++c) gxp[r * g.w + c] += d;
-          }
+  spread_planes<T>(grad_in, grad_out, g, [&](int64_t, T* gxp, const T* gyp) {
+    for (int64_t i = 0; i < g.oh; ++i) {
+      for (int64_t j = 0; j < g.ow; ++j) {
+        const AvgWindow win = avg_window(i, j, g);
+        const T d = gyp[i * g.ow + j] / static_cast<T>(win.divisor);
+        for (int64_t r = win.h0; r < win.h1; ++r) {
+          for (int64_t c = win.w0; c < win.w1; ++c) gxp[r * g.w + c] += d;
         }
       }
     }
   });
 }
 
-void max_pool2d_kernel(const Tensor& out, const Tensor& indices, const Tensor& in,
-                       const PoolArgs& args) {
-  EMBER_DISPATCH_FLOATING_TYPES(out.dtype(), "max_pool2d",
-                                [&] { max_pool<scalar_t>(out, indices, in, args); });
-}
-void max_pool2d_backward_kernel(const Tensor& grad_in, const Tensor& grad_out,
-                                const Tensor& indices, const PoolArgs& args) {
-  EMBER_DISPATCH_FLOATING_TYPES(grad_in.dtype(), "max_pool2d_backward", [&] {
-    max_pool_backward<scalar_t>(grad_in, grad_out, indices, args);
-  });
-}
-void avg_pool2d_kernel(const Tensor& out, const Tensor& indices, const Tensor& in,
-                       const PoolArgs& args) {
-  EMBER_DISPATCH_FLOATING_TYPES(out.dtype(), "avg_pool2d",
-                                [&] { avg_pool<scalar_t>(out, indices, in, args); });
-}
-void avg_pool2d_backward_kernel(const Tensor& grad_in, const Tensor& grad_out,
-                                const Tensor& indices, const PoolArgs& args) {
-  EMBER_DISPATCH_FLOATING_TYPES(grad_in.dtype(), "avg_pool2d_backward", [&] {
-    avg_pool_backward<scalar_t>(grad_in, grad_out, indices, args);
-  });
-}
+// The registered kernels: op##_kernel runs step<T> for its first tensor's (the output's) dtype.
+#define EMBER_POOL_KERNEL(op, step)                                                           \
+  void op##_kernel(const Tensor& a, const Tensor& b, const Tensor& c, const PoolArgs& args) { \
+    EMBER_DISPATCH_FLOATING_TYPES(a.dtype(), #op, [&] { step<scalar_t>(a, b, c, args); });    \
+  }
+EMBER_POOL_KERNEL(max_pool2d, max_pool)
+EMBER_POOL_KERNEL(max_pool2d_backward, max_pool_backward)
+EMBER_POOL_KERNEL(avg_pool2d, avg_pool)
+EMBER_POOL_KERNEL(avg_pool2d_backward, avg_pool_backward)
+#undef EMBER_POOL_KERNEL
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 
 #include <ember/common/multinomial_math.h>
+#include <ember/common/random_math.h>
 
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
@@ -135,36 +136,14 @@ void normal_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scal
   }
 }
 
-// [a, b) with b > a (checked by core), two words (64 bits) per element, any dtype.
-void randint_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
-                    const Scalar& b) {
-  const int64_t low = a.to<int64_t>();
-  const uint64_t range = static_cast<uint64_t>(b.to<int64_t>()) - static_cast<uint64_t>(low);
-  EMBER_CHECK(b.to<int64_t>() > low, "randint: expected low < high, got [", low, ", ",
-              b.to<int64_t>(), ")");
-  EMBER_DISPATCH_ALL_TYPES(out.dtype(), "randint", [&] {
+// [low, low + range), two words (64 bits) per element (common::random_in_range), any dtype.
+void fill_in_range(const char* op, const Tensor& out, uint64_t seed, uint64_t offset, int64_t low,
+                   uint64_t range) {
+  EMBER_DISPATCH_ALL_TYPES(out.dtype(), op, [&] {
     philox_fill<scalar_t, 2>(out, seed, offset, [=](const Philox4& w, scalar_t* v) {
       for (int j = 0; j < 2; ++j) {
-        const uint64_t bits = (static_cast<uint64_t>(w.v[2 * j]) << 32) | w.v[2 * j + 1];
-        // Unsigned arithmetic: wraps instead of overflowing when the range spans all of int64.
         v[j] =
-            static_cast<scalar_t>(static_cast<int64_t>(static_cast<uint64_t>(low) + bits % range));
-      }
-    });
-  });
-}
-
-// [a, b] (both included), two words (64 bits) per element; b - a + 1 wrapping to 0 is all 2^64.
-void random_from_to_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
-                           const Scalar& b) {
-  const int64_t low = a.to<int64_t>();
-  const uint64_t range = static_cast<uint64_t>(b.to<int64_t>()) - static_cast<uint64_t>(low) + 1;
-  EMBER_DISPATCH_ALL_TYPES(out.dtype(), "random_", [&] {
-    philox_fill<scalar_t, 2>(out, seed, offset, [=](const Philox4& w, scalar_t* v) {
-      for (int j = 0; j < 2; ++j) {
-        const uint64_t bits = (static_cast<uint64_t>(w.v[2 * j]) << 32) | w.v[2 * j + 1];
-        const uint64_t r = range == 0 ? bits : bits % range;
-        v[j] = static_cast<scalar_t>(static_cast<int64_t>(static_cast<uint64_t>(low) + r));
+            static_cast<scalar_t>(common::random_in_range(w.v[2 * j], w.v[2 * j + 1], low, range));
       }
     });
   });
@@ -232,8 +211,8 @@ void multinomial_kernel(const Tensor& out, const Tensor& probs, uint64_t seed, u
 void register_random_kernels() {
   register_kernel<Op::uniform>(kCPU, &uniform_kernel);
   register_kernel<Op::normal>(kCPU, &normal_kernel);
-  register_kernel<Op::randint>(kCPU, &randint_kernel);
-  register_kernel<Op::random_from_to>(kCPU, &random_from_to_kernel);
+  register_kernel<Op::randint>(kCPU, &common::randint_kernel<fill_in_range>);
+  register_kernel<Op::random_from_to>(kCPU, &common::random_from_to_kernel<fill_in_range>);
   register_kernel<Op::multinomial>(kCPU, &multinomial_kernel);
 }
 

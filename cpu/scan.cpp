@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <type_traits>
 #include <vector>
 
+#include <ember/common/scan_geometry.h>
 #include <ember/common/sort_keys.h>
 #include <ember/core/dispatch.h>
 #include <ember/cpu/kernels.h>
@@ -15,22 +15,10 @@ namespace ember {
 namespace cpu {
 namespace {
 
-struct ScanShape {
-  int64_t outer = 1, n = 1, inner = 1;
-};
-
-ScanShape scan_shape(const Tensor& t, int64_t dim) {
-  ScanShape s;
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    if (d < dim) s.outer *= t.size(d);
-    if (d == dim) s.n = t.size(d);
-    if (d > dim) s.inner *= t.size(d);
-  }
-  return s;
-}
-
+using common::scan_shape;
+using common::ScanShape;  // common/scan_geometry.h, shared with cuda/scan.cu
 template <class T>
-using Acc = std::conditional_t<std::is_floating_point<T>::value, double, int64_t>;
+using Acc = common::ScanAcc<T>;
 
 // The scan of each [n, inner] slab: inner columns side by side, so the loop over them vectorizes.
 template <bool kProd, class T>

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include <ember/core/checks.h>
+#include <ember/common/index_geometry.h>
 #include <ember/core/dispatch.h>
 #include <ember/cpu/kernels.h>
 
@@ -32,11 +32,13 @@ inline void apply(T* p, T v) {
   }
 }
 
-// dst[off_dst + index * step] op= src[off_src] for every element of index (shape `sizes`).
+// dst[off_dst + index * w.step] op= src[off_src] for every element of the walk (index's).
 template <Mode kMode, class T>
-void walk(T* dst, const T* src, const int64_t* idx, IntArrayRef sizes, const IntArrayRef* strides,
-          int64_t step) {
-  const StridedGeometry g = collapse_dims(sizes, strides, 3);
+void walk(T* dst, const T* src, const int64_t* idx, const common::IndexWalk& w) {
+  using common::kDst;
+  using common::kIdx;
+  using common::kSrc;
+  const StridedGeometry g = w.collapse();
   const int64_t nd = static_cast<int64_t>(g.sizes.size());
   int64_t total = 1;
   for (int64_t s : g.sizes) total *= s;
@@ -44,7 +46,7 @@ void walk(T* dst, const T* src, const int64_t* idx, IntArrayRef sizes, const Int
   DimVector pos(nd, 0);
   int64_t off[3] = {0, 0, 0};
   for (int64_t i = 0; i < total; ++i) {
-    apply<kMode>(dst + off[0] + idx[off[2]] * step, src[off[1]]);
+    apply<kMode>(dst + off[kDst] + idx[off[kIdx]] * w.step, src[off[kSrc]]);
     for (int64_t d = nd - 1; d >= 0; --d) {
       if (++pos[d] < g.sizes[d]) {
         for (int k = 0; k < 3; ++k) off[k] += g.strides[k][d];
@@ -56,24 +58,18 @@ void walk(T* dst, const T* src, const int64_t* idx, IntArrayRef sizes, const Int
   }
 }
 
-// out (already self's copy) [index] op= in along dim: the walk covers index; out gets stride
-// 0 along dim (the index supplies that coordinate).
+// out (already self's copy) [index] op= in along dim (common/index_geometry.h's scatter walk).
 template <Mode kMode>
 void scatter_kernel(const Tensor& out, const Tensor& in, int64_t dim, const Tensor& index) {
   if (index.numel() == 0) return;
-  DimVector dst(out.strides());
-  const int64_t step = dim < out.dim() ? out.strides()[dim] : 0;
-  if (dim < out.dim()) dst[dim] = 0;
-  const IntArrayRef strides[3] = {dst, in.strides(), index.strides()};
+  const common::IndexWalk w = common::scatter_walk(out, in, dim, index);
   if constexpr (kMode == Mode::kAssign) {
     EMBER_DISPATCH_ALL_TYPES(out.dtype(), "scatter", [&] {
-      walk<kMode>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(),
-                  index.sizes(), strides, step);
+      walk<kMode>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(), w);
     });
   } else {
     EMBER_DISPATCH_NUMERIC_TYPES(out.dtype(), "scatter_reduce", [&] {
-      walk<kMode>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(),
-                  index.sizes(), strides, step);
+      walk<kMode>(out.data_ptr<scalar_t>(), in.data_ptr<scalar_t>(), index.data_ptr<int64_t>(), w);
     });
   }
 }

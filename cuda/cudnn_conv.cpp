@@ -36,8 +36,7 @@ namespace {
 // ---- cuDNN handles: one per (thread, device), pooled (cuda/handle_pool.h) ----
 struct Handle {
   cudnnHandle_t h = nullptr;
-  cudaStream_t stream = nullptr;  // the stream set last
-  bool stream_set = false;
+  BoundStream<cudaStream_t> stream;  // the stream set last (cuda/handle_pool.h)
 };
 
 // The calling thread's handle for `device` (already current), bound to `stream`. cudnnSetStream
@@ -45,11 +44,7 @@ struct Handle {
 cudnnHandle_t handle_for(int device, cudaStream_t stream, const char* op) {
   Handle& handle = ThreadHandles<Handle>::get(
       device, [op](Handle& fresh) { EMBER_CUDNN_CHECK(op, cudnnCreate(&fresh.h)); });
-  if (!handle.stream_set || handle.stream != stream) {
-    EMBER_CUDNN_CHECK(op, cudnnSetStream(handle.h, stream));
-    handle.stream = stream;
-    handle.stream_set = true;
-  }
+  handle.stream.bind_to(stream, [&] { EMBER_CUDNN_CHECK(op, cudnnSetStream(handle.h, stream)); });
   return handle.h;
 }
 

@@ -31,8 +31,7 @@ namespace {
 // products on different streams can't race on it. They stay allocated as long as the handle.
 struct Handle {
   cublasHandle_t h = nullptr;
-  cudaStream_t stream = nullptr;  // the stream set last
-  bool stream_set = false;
+  BoundStream<cudaStream_t> stream;  // the stream set last (cuda/handle_pool.h)
   std::vector<std::pair<cudaStream_t, void*>> workspaces;
 };
 
@@ -45,24 +44,26 @@ size_t workspace_bytes() {
   return bytes;
 }
 
+// The handle's workspace for `stream`, allocated on first use.
+void* workspace_for(Handle& handle, cudaStream_t stream, size_t bytes) {
+  for (auto& [s, w] : handle.workspaces) {
+    if (s == stream) return w;
+  }
+  void* ws = nullptr;
+  EMBER_CUDA_CHECK(cudaMalloc(&ws, bytes));
+  handle.workspaces.emplace_back(stream, ws);
+  return ws;
+}
+
 // Points the handle at `stream` and that stream's workspace (cublasSetStream resets the
 // workspace to cuBLAS's default, so both are set together, only when the stream changes).
 void bind_stream(Handle& handle, cudaStream_t stream) {
-  if (handle.stream_set && handle.stream == stream) return;
-  EMBER_CUBLAS_CHECK(cublasSetStream(handle.h, stream));
-  handle.stream = stream;
-  handle.stream_set = true;
-  const size_t bytes = workspace_bytes();
-  if (bytes == 0) return;
-  void* ws = nullptr;
-  for (auto& [s, w] : handle.workspaces) {
-    if (s == stream) ws = w;
-  }
-  if (ws == nullptr) {
-    EMBER_CUDA_CHECK(cudaMalloc(&ws, bytes));
-    handle.workspaces.emplace_back(stream, ws);
-  }
-  EMBER_CUBLAS_CHECK(cublasSetWorkspace(handle.h, ws, bytes));
+  handle.stream.bind_to(stream, [&] {
+    EMBER_CUBLAS_CHECK(cublasSetStream(handle.h, stream));
+    const size_t bytes = workspace_bytes();
+    if (bytes == 0) return;
+    EMBER_CUBLAS_CHECK(cublasSetWorkspace(handle.h, workspace_for(handle, stream, bytes), bytes));
+  });
 }
 
 // The calling thread's handle for `device` (already current), set to the current stream.

@@ -72,5 +72,24 @@ class ThreadHandles {
   };
 };
 
+// The stream a Handle's library handle was bound to last (Stream: cudaStream_t), so that it is
+// bound again only when the caller's stream changes.
+template <class Stream>
+class BoundStream {
+ public:
+  // Runs bind() (which binds the library handle to `stream`) unless the last bind was to it.
+  template <class Bind>
+  void bind_to(Stream stream, const Bind& bind) {
+    if (bound_ && stream_ == stream) return;
+    bind();
+    stream_ = stream;
+    bound_ = true;
+  }
+
+ private:
+  Stream stream_{};
+  bool bound_ = false;
+};
+
 }  // namespace cuda
 }  // namespace ember

@@ -92,10 +92,17 @@ template <class I>
 struct PlanePos {
   I plane, row, col;
 };
-template <class I>
-__device__ __forceinline__ PlanePos<I> plane_pos(I i, I rows, I cols) {
-  const I t = i / cols;
-  return {t / rows, t % rows, i % cols};
+
+// The grid-stride loop of every pooling kernel, in index type I: f(i, position of i) for this
+// thread's elements i of the contiguous [planes, rows, cols] tensor it writes (total elements).
+template <class I, class F>
+__device__ __forceinline__ void for_each_position(I total, I rows, I cols, const F& f) {
+  const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
+  for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
+       i < total; i += step) {
+    const I t = i / cols;
+    f(i, PlanePos<I>{t / rows, t % rows, i % cols});
+  }
 }
 
 // Rows [h0, h1) and columns [w0, w1) of a plane.
@@ -135,10 +142,7 @@ __device__ __forceinline__ Rect<I> covering_outputs(I h, I w, const Dims<I>& d, 
 template <class T, class I, bool kAdaptive>
 __global__ void max_pool_forward(const T* __restrict__ in, T* __restrict__ out,
                                  int64_t* __restrict__ indices, I total, Dims<I> d) {
-  const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
-  for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
-       i < total; i += step) {
-    const PlanePos<I> o = plane_pos(i, d.oh, d.ow);
+  for_each_position(total, d.oh, d.ow, [&](I i, const PlanePos<I> o) {
     const T* src = in + o.plane * (d.h * d.w);
     Rect<I> r;  // the taps: rows r.h0, r.h0 + hstep, ... below r.h1; columns likewise
     I hstep = 1, wstep = 1;
@@ -164,7 +168,7 @@ __global__ void max_pool_forward(const T* __restrict__ in, T* __restrict__ out,
     }
     out[i] = best;
     indices[i] = best_index;
-  }
+  });
 }
 
 // grad_out, indices [NC, OH, OW]; grad_in [NC, H, W] (total = NC * H * W): each input element
@@ -175,10 +179,7 @@ template <class T, class I, bool kAdaptive>
 __global__ void max_pool_backward(const T* __restrict__ grad_out,
                                   const int64_t* __restrict__ indices, T* __restrict__ grad_in,
                                   I total, Dims<I> d) {
-  const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
-  for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
-       i < total; i += step) {
-    const PlanePos<I> p = plane_pos(i, d.h, d.w);
+  for_each_position(total, d.h, d.w, [&](I i, const PlanePos<I> p) {
     const Rect<I> outs =
         covering_outputs<kAdaptive>(p.row, p.col, d, (d.kh - 1) * d.dh + 1, (d.kw - 1) * d.dw + 1);
     const I offset = p.plane * (d.oh * d.ow);
@@ -191,7 +192,7 @@ __global__ void max_pool_backward(const T* __restrict__ grad_out,
       }
     }
     grad_in[i] = sum;
-  }
+  });
 }
 
 // ---- average pooling ----
@@ -232,10 +233,7 @@ __device__ __forceinline__ bool avg_window(I oh, I ow, const Dims<I>& d, AvgWind
 template <class T, class I, bool kAdaptive>
 __global__ void avg_pool_forward(const T* __restrict__ in, T* __restrict__ out, I total,
                                  Dims<I> d) {
-  const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
-  for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
-       i < total; i += step) {
-    const PlanePos<I> o = plane_pos(i, d.oh, d.ow);
+  for_each_position(total, d.oh, d.ow, [&](I i, const PlanePos<I> o) {
     const T* src = in + o.plane * (d.h * d.w);
     T sum = 0;
     if constexpr (kAdaptive) {
@@ -248,14 +246,14 @@ __global__ void avg_pool_forward(const T* __restrict__ in, T* __restrict__ out, 
       AvgWindow<I> win;
       if (!avg_window(o.row, o.col, d, win)) {
         out[i] = 0;
-        continue;
+        return;  // the next element
       }
       for (I h = win.hstart; h < win.hend; ++h) {
         for (I w = win.wstart; w < win.wend; ++w) sum += src[h * d.w + w];
       }
       out[i] = sum / static_cast<T>(win.divisor);
     }
-  }
+  });
 }
 
 // grad_out [NC, OH, OW]; grad_in [NC, H, W] (total = NC * H * W): each input element gathers
@@ -263,10 +261,7 @@ __global__ void avg_pool_forward(const T* __restrict__ in, T* __restrict__ out, 
 template <class T, class I, bool kAdaptive>
 __global__ void avg_pool_backward(const T* __restrict__ grad_out, T* __restrict__ grad_in, I total,
                                   Dims<I> d) {
-  const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
-  for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
-       i < total; i += step) {
-    const PlanePos<I> p = plane_pos(i, d.h, d.w);
+  for_each_position(total, d.h, d.w, [&](I i, const PlanePos<I> p) {
     const T* g = grad_out + p.plane * (d.oh * d.ow);
     const Rect<I> outs = covering_outputs<kAdaptive>(p.row, p.col, d, d.kh, d.kw);
     T sum = 0;
@@ -288,7 +283,7 @@ __global__ void avg_pool_backward(const T* __restrict__ grad_out, T* __restrict_
       }
     }
     grad_in[i] = sum;
-  }
+  });
 }
 
 // ---- launchers ----
@@ -306,6 +301,12 @@ struct PoolLaunch {
   I total;
   unsigned blocks;
   cudaStream_t stream;
+
+  // kernel<<<blocks, kBlock, 0, stream>>>(pointers..., total, d).
+  template <class... Params, class... Pointers>
+  void run(void (*kernel)(Params...), Pointers... pointers) const {
+    kernel<<<blocks, kBlock, 0, stream>>>(pointers..., total, d);
+  }
 };
 
 // What the four pooling kernels share: checks in [N, C, H, W] and out [N, C, OH, OW]; unless
@@ -336,59 +337,42 @@ void launch_pool(const char* op, const Tensor& in, const Tensor& out, const Tens
   });
 }
 
-// out [N, C, OH, OW], indices (int64, out's shape) from in [N, C, H, W].
-void max_pool2d_kernel(const Tensor& out, const Tensor& indices, const Tensor& in,
-                       const PoolArgs& args) {
-  launch_pool("max_pool2d", in, out, out, args, [&](auto t, auto adaptive, const auto& l) {
+// The four registered kernels. Forward (a = out, b = indices, c = in): out [N, C, OH, OW] and,
+// for max pools, indices (int64, out's shape) from in [N, C, H, W]. Backward (a = grad_in,
+// b = grad_out, c = indices): grad_in [N, C, H, W] from grad_out and, for max pools, indices
+// [N, C, OH, OW]. indices is undefined for avg pools.
+template <bool kMax, bool kBackward>
+void pool_kernel(const Tensor& a, const Tensor& b, const Tensor& c, const PoolArgs& args) {
+  const Tensor& planes = kBackward ? a : c;  // [N, C, H, W]: in, or grad_in
+  const Tensor& pooled = kBackward ? b : a;  // [N, C, OH, OW]: out, or grad_out
+  const Tensor& indices = kBackward ? c : b;
+  const char* op = kMax ? (kBackward ? "max_pool2d_backward" : "max_pool2d")
+                        : (kBackward ? "avg_pool2d_backward" : "avg_pool2d");
+  launch_pool(op, planes, pooled, a, args, [&](auto t, auto adaptive, const auto& l) {
     using T = decltype(t);
-    max_pool_forward<T, decltype(l.total), decltype(adaptive)::value>
-        <<<l.blocks, kBlock, 0, l.stream>>>(in.data_ptr<T>(), out.data_ptr<T>(),
-                                            indices.data_ptr<int64_t>(), l.total, l.d);
+    using I = decltype(l.total);
+    constexpr bool kAdaptive = decltype(adaptive)::value;
+    if constexpr (kMax && !kBackward) {
+      l.run(max_pool_forward<T, I, kAdaptive>, planes.data_ptr<T>(), pooled.data_ptr<T>(),
+            indices.data_ptr<int64_t>());
+    } else if constexpr (kMax) {
+      l.run(max_pool_backward<T, I, kAdaptive>, pooled.data_ptr<T>(), indices.data_ptr<int64_t>(),
+            planes.data_ptr<T>());
+    } else if constexpr (!kBackward) {
+      l.run(avg_pool_forward<T, I, kAdaptive>, planes.data_ptr<T>(), pooled.data_ptr<T>());
+    } else {
+      l.run(avg_pool_backward<T, I, kAdaptive>, pooled.data_ptr<T>(), planes.data_ptr<T>());
+    }
   });
-}
-
-// grad_in [N, C, H, W] from grad_out and indices [N, C, OH, OW].
-void max_pool2d_backward_kernel(const Tensor& grad_in, const Tensor& grad_out,
-                                const Tensor& indices, const PoolArgs& args) {
-  launch_pool("max_pool2d_backward", grad_in, grad_out, grad_in, args,
-              [&](auto t, auto adaptive, const auto& l) {
-                using T = decltype(t);
-                max_pool_backward<T, decltype(l.total), decltype(adaptive)::value>
-                    <<<l.blocks, kBlock, 0, l.stream>>>(grad_out.data_ptr<T>(),
-                                                        indices.data_ptr<int64_t>(),
-                                                        grad_in.data_ptr<T>(), l.total, l.d);
-              });
-}
-
-// out [N, C, OH, OW] from in [N, C, H, W]; indices is undefined.
-void avg_pool2d_kernel(const Tensor& out, const Tensor& indices, const Tensor& in,
-                       const PoolArgs& args) {
-  launch_pool("avg_pool2d", in, out, out, args, [&](auto t, auto adaptive, const auto& l) {
-    using T = decltype(t);
-    avg_pool_forward<T, decltype(l.total), decltype(adaptive)::value>
-        <<<l.blocks, kBlock, 0, l.stream>>>(in.data_ptr<T>(), out.data_ptr<T>(), l.total, l.d);
-  });
-}
-
-// grad_in [N, C, H, W] from grad_out [N, C, OH, OW]; indices is undefined.
-void avg_pool2d_backward_kernel(const Tensor& grad_in, const Tensor& grad_out,
-                                const Tensor& indices, const PoolArgs& args) {
-  launch_pool("avg_pool2d_backward", grad_in, grad_out, grad_in, args,
-              [&](auto t, auto adaptive, const auto& l) {
-                using T = decltype(t);
-                avg_pool_backward<T, decltype(l.total), decltype(adaptive)::value>
-                    <<<l.blocks, kBlock, 0, l.stream>>>(grad_out.data_ptr<T>(),
-                                                        grad_in.data_ptr<T>(), l.total, l.d);
-              });
 }
 
 }  // namespace
 
 void register_pool_kernels() {
-  register_kernel<Op::max_pool2d>(kCUDA, max_pool2d_kernel);
-  register_kernel<Op::max_pool2d_backward>(kCUDA, max_pool2d_backward_kernel);
-  register_kernel<Op::avg_pool2d>(kCUDA, avg_pool2d_kernel);
-  register_kernel<Op::avg_pool2d_backward>(kCUDA, avg_pool2d_backward_kernel);
+  register_kernel<Op::max_pool2d>(kCUDA, pool_kernel<true, false>);
+  register_kernel<Op::max_pool2d_backward>(kCUDA, pool_kernel<true, true>);
+  register_kernel<Op::avg_pool2d>(kCUDA, pool_kernel<false, false>);
+  register_kernel<Op::avg_pool2d_backward>(kCUDA, pool_kernel<false, true>);
 }
 
 }  // namespace cuda

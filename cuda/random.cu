@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <ember/common/multinomial_math.h>
+#include <ember/common/random_math.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/generator.h>
@@ -100,17 +101,16 @@ struct NormalDouble {
   }
 };
 
-// [low, low + range), 64 random bits per element, converted to T as the CPU does.
+// [low, low + range), 64 random bits per element (common::random_in_range, as the CPU's),
+// converted to T as the CPU does.
 template <class T>
-struct Randint {
+struct RandomInRange {
   int64_t low;
   uint64_t range;
   __device__ void operator()(const Philox4& w, T* v) const {
 #pragma unroll
     for (int j = 0; j < 2; ++j) {
-      const uint64_t bits = (static_cast<uint64_t>(w.v[2 * j]) << 32) | w.v[2 * j + 1];
-      // Unsigned arithmetic: wraps instead of overflowing when the range spans all of int64.
-      v[j] = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + bits % range));
+      v[j] = static_cast<T>(common::random_in_range(w.v[2 * j], w.v[2 * j + 1], low, range));
     }
   }
 };
@@ -160,40 +160,11 @@ void normal_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scal
   }
 }
 
-// [a, b) with b > a, two words (64 bits) per element, any dtype.
-void randint_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
-                    const Scalar& b) {
-  const int64_t low = a.to<int64_t>();
-  EMBER_CHECK(b.to<int64_t>() > low, "randint: expected low < high, got [", low, ", ",
-              b.to<int64_t>(), ")");
-  const uint64_t range = static_cast<uint64_t>(b.to<int64_t>()) - static_cast<uint64_t>(low);
-  EMBER_DISPATCH_ALL_TYPES(out.dtype(), "randint", [&] {
-    philox_fill<scalar_t, 2>("randint", out, seed, offset, Randint<scalar_t>{low, range});
-  });
-}
-
-// [low, low + range - 1], 64 random bits per element; range 0 stands for all 2^64 values.
-template <class T>
-struct RandomFromTo {
-  int64_t low;
-  uint64_t range;
-  __device__ void operator()(const Philox4& w, T* v) const {
-#pragma unroll
-    for (int j = 0; j < 2; ++j) {
-      const uint64_t bits = (static_cast<uint64_t>(w.v[2 * j]) << 32) | w.v[2 * j + 1];
-      const uint64_t r = range == 0 ? bits : bits % range;
-      v[j] = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(low) + r));
-    }
-  }
-};
-
-// [a, b] (both included), two words (64 bits) per element, any dtype.
-void random_from_to_kernel(const Tensor& out, uint64_t seed, uint64_t offset, const Scalar& a,
-                           const Scalar& b) {
-  const int64_t low = a.to<int64_t>();
-  const uint64_t range = static_cast<uint64_t>(b.to<int64_t>()) - static_cast<uint64_t>(low) + 1;
-  EMBER_DISPATCH_ALL_TYPES(out.dtype(), "random_", [&] {
-    philox_fill<scalar_t, 2>("random_", out, seed, offset, RandomFromTo<scalar_t>{low, range});
+// [low, low + range) on out's device, any dtype.
+void fill_in_range(const char* op, const Tensor& out, uint64_t seed, uint64_t offset, int64_t low,
+                   uint64_t range) {
+  EMBER_DISPATCH_ALL_TYPES(out.dtype(), op, [&] {
+    philox_fill<scalar_t, 2>(op, out, seed, offset, RandomInRange<scalar_t>{low, range});
   });
 }
 
@@ -314,8 +285,8 @@ void multinomial_kernel(const Tensor& out, const Tensor& probs, uint64_t seed, u
 void register_random_kernels() {
   register_kernel<Op::uniform>(kCUDA, &uniform_kernel);
   register_kernel<Op::normal>(kCUDA, &normal_kernel);
-  register_kernel<Op::randint>(kCUDA, &randint_kernel);
-  register_kernel<Op::random_from_to>(kCUDA, &random_from_to_kernel);
+  register_kernel<Op::randint>(kCUDA, &common::randint_kernel<fill_in_range>);
+  register_kernel<Op::random_from_to>(kCUDA, &common::random_from_to_kernel<fill_in_range>);
   register_kernel<Op::multinomial>(kCUDA, &multinomial_kernel);
 }
 

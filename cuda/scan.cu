@@ -6,8 +6,8 @@
 #include <cub/device/device_scan.cuh>
 
 #include <cstdint>
-#include <type_traits>
 
+#include <ember/common/scan_geometry.h>
 #include <ember/common/sort_keys.h>
 #include <ember/core/checks.h>
 #include <ember/core/dispatch.h>
@@ -25,22 +25,10 @@ constexpr int kThreads = 256;
 constexpr int kRowThreads = 512;
 constexpr int64_t kOneRowScan = 16384;  // longer single rows scan device-wide
 
-struct ScanShape {
-  int64_t outer = 1, n = 1, inner = 1;
-};
-
-ScanShape scan_shape(const Tensor& t, int64_t dim) {
-  ScanShape s;
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    if (d < dim) s.outer *= t.size(d);
-    if (d == dim) s.n = t.size(d);
-    if (d > dim) s.inner *= t.size(d);
-  }
-  return s;
-}
-
+using common::scan_shape;
+using common::ScanShape;  // common/scan_geometry.h, shared with cpu/scan.cpp
 template <class T>
-using Acc = std::conditional_t<std::is_floating_point<T>::value, double, int64_t>;
+using Acc = common::ScanAcc<T>;
 
 // The scans' associative steps over (earlier, later).
 template <bool kProd>

@@ -5,10 +5,11 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <ember/core/checks.h>
+#include <ember/common/index_geometry.h>
 #include <ember/core/dispatch.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
+#include <ember/cuda/index_walk.cuh>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/launch.h>
 #include <ember/cuda/stream.h>
@@ -21,16 +22,9 @@ namespace ember {
 namespace cuda {
 namespace {
 
-constexpr int kBlock = 256;
-constexpr int64_t kMaxBlocks = 4096;
-
+using common::kDst;  // common/index_geometry.h: the walk's operand slots
+using common::kSrc;
 enum class Mode { kAssign, kMul, kMax, kMin };
-
-struct ScatterLayout {
-  int ndim = 0;
-  int64_t sizes[kMaxLaunchDims];
-  int64_t strides[3][kMaxLaunchDims];  // dst (0 along dim), src, index
-};
 
 template <class T>
 __device__ bool is_nan(T v) {
@@ -53,7 +47,7 @@ __device__ T combine(T cur, T v) {
 }
 
 // *p = combine(*p, v) atomically: compare-and-swap on the 4- or 8-byte word; uint8 on the
-// aligned 32-bit word holding it (the allocator hands out whole words, see cuda/index.cu).
+// aligned 32-bit word holding it (cuda/index_walk.cuh's atomic_update_byte).
 template <Mode kMode, class T>
 __device__ void atomic_combine(T* p, T v) {
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
@@ -71,70 +65,32 @@ __device__ void atomic_combine(T* p, T v) {
       old = atomicCAS(word, assumed, bits);
     } while (assumed != old);
   } else {
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(p);
-    unsigned int* word = reinterpret_cast<unsigned int*>(addr & ~uintptr_t(3));
-    const unsigned int shift = static_cast<unsigned int>(addr & 3) * 8;
-    unsigned int old = *word, assumed;
-    do {
-      assumed = old;
-      const T cur = static_cast<T>((assumed >> shift) & 0xffu);
-      const unsigned int next = static_cast<unsigned int>(combine<kMode>(cur, v)) & 0xffu;
-      old = atomicCAS(word, assumed, (assumed & ~(0xffu << shift)) | (next << shift));
-    } while (assumed != old);
+    atomic_update_byte(p, [v](T cur) { return combine<kMode>(cur, v); });
   }
 }
 
 template <Mode kMode, class T>
 __global__ void scatter_kernel(T* dst, const T* src, const int64_t* idx, int64_t n,
-                               ScatterLayout layout, int64_t step, int64_t limit) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(blockDim.x) * gridDim.x) {
-    int64_t rest = i, off[3] = {0, 0, 0};
-    for (int d = layout.ndim - 1; d >= 0; --d) {
-      const int64_t size = layout.sizes[d];
-      const int64_t c = rest % size;
-      rest /= size;
-      for (int k = 0; k < 3; ++k) off[k] += c * layout.strides[k][d];
-    }
-    const int64_t x = idx[off[2]];
+                               IndexLayout layout, int64_t step, int64_t limit) {
+  layout.for_each_element(idx, n, [&](const int64_t* off, int64_t x) {
     if (x < 0 || x >= limit) {
       __assert_fail("scatter: index out of range", __FILE__, __LINE__, __func__);
       return;
     }
-    T* p = dst + off[0] + x * step;
+    T* p = dst + off[kDst] + x * step;
     if constexpr (kMode == Mode::kAssign) {
-      *p = src[off[1]];
+      *p = src[off[kSrc]];
     } else {
-      atomic_combine<kMode>(p, src[off[1]]);
+      atomic_combine<kMode>(p, src[off[kSrc]]);
     }
-  }
+  });
 }
 
 template <Mode kMode, class T>
 void launch(const Tensor& out, const Tensor& in, int64_t dim, const Tensor& index) {
-  const char* name = kMode == Mode::kAssign ? "scatter" : "scatter_reduce";
-  DimVector dst(out.strides());
-  const bool has_dim = dim < out.dim();
-  const int64_t step = has_dim ? out.strides()[dim] : 0;
-  const int64_t limit = has_dim ? out.sizes()[dim] : 1;
-  if (has_dim) dst[dim] = 0;
-  const IntArrayRef strides[3] = {dst, in.strides(), index.strides()};
-  const StridedGeometry g = collapse_dims(index.sizes(), strides, 3);
-  EMBER_CHECK(g.sizes.size() <= static_cast<size_t>(kMaxLaunchDims), name, ": more than ",
-              kMaxLaunchDims, " non-mergeable dims are not supported on CUDA");
-  ScatterLayout layout;
-  layout.ndim = static_cast<int>(g.sizes.size());
-  int64_t n = 1;
-  for (int d = 0; d < layout.ndim; ++d) {
-    layout.sizes[d] = g.sizes[d];
-    n *= g.sizes[d];
-    for (int k = 0; k < 3; ++k) layout.strides[k][d] = g.strides[k][d];
-  }
-  if (n == 0) return;
-  DeviceGuard guard(out.device().index());
-  scatter_kernel<kMode, T><<<grid_blocks(n, kBlock, kMaxBlocks), kBlock, 0, current_stream()>>>(
-      out.data_ptr<T>(), in.data_ptr<T>(), index.data_ptr<int64_t>(), n, layout, step, limit);
-  EMBER_CUDA_KERNEL_CHECK(name);
+  launch_index_kernel<T>(kMode == Mode::kAssign ? "scatter" : "scatter_reduce",
+                         scatter_kernel<kMode, T>, out, in, index,
+                         common::scatter_walk(out, in, dim, index));
 }
 
 template <Mode kMode>

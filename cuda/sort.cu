@@ -204,8 +204,12 @@ void with_positions(int64_t total, const F& f) {
   }
 }
 
-void take(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t k, bool descending,
-          const char* name) {
+// Sorts the rows of in [R, N] on its device (keys ascending, or descending) and calls
+// launch(T{}, pos), T in's dtype and pos the sorted positions: 64-bit words (key, index) of a
+// single row when its keys fit 32 bits, else int32 or int64 positions (with_positions); then
+// checks the launch.
+template <class Launch>
+void with_sorted_rows(const Tensor& in, bool descending, const char* name, const Launch& launch) {
   DeviceGuard guard(in.device().index());
   const int64_t R = in.size(0), N = in.size(1);
   EMBER_DISPATCH_ALL_TYPES(in.dtype(), name, [&] {
@@ -215,12 +219,20 @@ void take(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t
       using I = decltype(idx_type);
       Tensor pos = words ? sorted_words<scalar_t>(in, descending)
                          : sorted_positions<scalar_t, I>(in, descending);
-      const unsigned blocks = grid_blocks(R * k, kThreads, kMaxBlocks);
-      take_columns<<<blocks, kThreads, 0, current_stream()>>>(in.data_ptr<scalar_t>(), ptr<I>(pos),
-                                                              R, N, k, values.data_ptr<scalar_t>(),
-                                                              indices.data_ptr<int64_t>());
+      launch(scalar_t{}, ptr<I>(pos));
       EMBER_CUDA_CHECK_LAUNCH();
     });
+  });
+}
+
+// The first k of each sorted row (sort: k = N).
+void take(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t k, bool descending,
+          const char* name) {
+  const int64_t R = in.size(0), N = in.size(1);
+  with_sorted_rows(in, descending, name, [&](auto t, const auto* pos) {
+    using T = decltype(t);
+    take_columns<<<grid_blocks(R * k, kThreads, kMaxBlocks), kThreads, 0, current_stream()>>>(
+        in.data_ptr<T>(), pos, R, N, k, values.data_ptr<T>(), indices.data_ptr<int64_t>());
   });
 }
 
@@ -329,23 +341,14 @@ void topk_kernel(const Tensor& values, const Tensor& indices, const Tensor& in, 
   take(values, indices, in, k, largest, "topk");
 }
 
+// One element of each ascending row: column col (mode 0), or the median (modes 1, 2: take_one).
 void select_one(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t col,
                 int mode, const char* name) {
-  DeviceGuard guard(in.device().index());
   const int64_t R = in.size(0), N = in.size(1);
-  EMBER_DISPATCH_ALL_TYPES(in.dtype(), name, [&] {
-    const bool words =
-        R == 1 && sizeof(typename SortKey<scalar_t>::Bits) == 4 && N < (int64_t(1) << 32);
-    with_positions(words ? -1 : R * N, [&](auto idx_type) {
-      using I = decltype(idx_type);
-      Tensor pos =
-          words ? sorted_words<scalar_t>(in, false) : sorted_positions<scalar_t, I>(in, false);
-      const unsigned blocks = grid_blocks(R, kThreads, kMaxBlocks);
-      take_one<<<blocks, kThreads, 0, current_stream()>>>(in.data_ptr<scalar_t>(), ptr<I>(pos), R,
-                                                          N, col, mode, values.data_ptr<scalar_t>(),
-                                                          indices.data_ptr<int64_t>());
-      EMBER_CUDA_CHECK_LAUNCH();
-    });
+  with_sorted_rows(in, false, name, [&](auto t, const auto* pos) {
+    using T = decltype(t);
+    take_one<<<grid_blocks(R, kThreads, kMaxBlocks), kThreads, 0, current_stream()>>>(
+        in.data_ptr<T>(), pos, R, N, col, mode, values.data_ptr<T>(), indices.data_ptr<int64_t>());
   });
 }
 

@@ -65,6 +65,15 @@ auto to_module_ptr(T&& module) {
   }
 }
 
+// m as a T, for the containers' ptr<T>(); `where...` names the element in the error
+// ("Sequential: element ", 2) when it is not one.
+template <class T, class... Where>
+std::shared_ptr<T> element_as(const std::shared_ptr<Module>& m, const Where&... where) {
+  auto cast = std::dynamic_pointer_cast<T>(m);
+  EMBER_CHECK(cast != nullptr, where..., " is a ", m->name(), ", not the type asked for");
+  return cast;
+}
+
 }  // namespace detail
 
 // A (name, module) pair for the named constructors:
@@ -126,7 +135,7 @@ class SequentialImpl : public Module {
   std::shared_ptr<Module> ptr(size_t index) const;
   template <class T>
   std::shared_ptr<T> ptr(size_t index) const {
-    return checked_cast<T>(ptr(index), index);
+    return detail::element_as<T>(ptr(index), "Sequential: element ", index);
   }
   template <class T>
   T& at(size_t index) const {
@@ -142,13 +151,6 @@ class SequentialImpl : public Module {
 
  private:
   void append(std::string name, std::shared_ptr<Module> module, detail::TensorForward forward);
-  template <class T>
-  static std::shared_ptr<T> checked_cast(const std::shared_ptr<Module>& m, size_t index) {
-    auto cast = std::dynamic_pointer_cast<T>(m);
-    EMBER_CHECK(cast != nullptr, "Sequential: element ", index, " is a ", m->name(),
-                ", not the type asked for");
-    return cast;
-  }
 
   std::vector<std::shared_ptr<Module>> modules_;
   std::vector<detail::TensorForward> forwards_;
@@ -191,10 +193,7 @@ class ModuleListImpl : public Module {
   std::shared_ptr<Module> ptr(size_t index) const;
   template <class T>
   std::shared_ptr<T> ptr(size_t index) const {
-    auto cast = std::dynamic_pointer_cast<T>(ptr(index));
-    EMBER_CHECK(cast != nullptr, "ModuleList: element ", index, " is a ", ptr(index)->name(),
-                ", not the type asked for");
-    return cast;
+    return detail::element_as<T>(ptr(index), "ModuleList: element ", index);
   }
   template <class T>
   T& at(size_t index) const {
@@ -241,10 +240,7 @@ class ModuleDictImpl : public Module {
   std::shared_ptr<Module> operator[](const std::string& key) const { return modules_[key]; }
   template <class T>
   std::shared_ptr<T> ptr(const std::string& key) const {
-    auto cast = std::dynamic_pointer_cast<T>(modules_[key]);
-    EMBER_CHECK(cast != nullptr, "ModuleDict: module '", key, "' is a ", modules_[key]->name(),
-                ", not the type asked for");
-    return cast;
+    return detail::element_as<T>(modules_[key], "ModuleDict: module '", key, "'");
   }
   template <class T>
   T& at(const std::string& key) const {

@@ -91,15 +91,7 @@ Tensor cross_entropy_fused(const Tensor& input, const Tensor& target,
               target.dtype(), " (class probabilities must have the input's shape ",
               shape_str(input.sizes()), ")");
   check_same_device(kName, input, target);
-  EMBER_CHECK(input.dim() >= 1, kName, ": expected an input of 1 or more dims, got a 0-dim one");
-  const int64_t batch_dims = input.dim() == 1 ? 0 : 1;
-  const int64_t classes = input.size(batch_dims);
-  // The target's shape is the input's without the class dim.
-  DimVector expected(input.sizes());
-  expected.erase(static_cast<size_t>(batch_dims));
-  EMBER_CHECK(target.sizes().equals(expected), kName, ": expected a target of shape ",
-              shape_str(expected), " for input of shape ", shape_str(input.sizes()), ", got ",
-              shape_str(target.sizes()));
+  const int64_t classes = input.size(class_dim_of(kName, input, target));
   EMBER_CHECK(classes > 0, kName, ": input of shape ", shape_str(input.sizes()), " has no classes");
   const Tensor& weight = options.weight();
   if (weight.defined()) {

@@ -50,21 +50,13 @@ std::vector<int64_t> with_default(const char* op, const ExpandingArrayWithOption
   return out;
 }
 
+// F::pad's mode string ("constant", "reflect", ...); kZeros is a padding_mode of the convolutions
+// only.
 const char* pad_mode_string(PadMode mode) {
-  switch (mode) {
-    case PadMode::kConstant:
-      return "constant";
-    case PadMode::kReflect:
-      return "reflect";
-    case PadMode::kReplicate:
-      return "replicate";
-    case PadMode::kCircular:
-      return "circular";
-    case PadMode::kZeros:
-      break;
-  }
-  EMBER_THROW("pad: mode must be ember::kConstant, kReflect, kReplicate or kCircular, got ",
+  EMBER_CHECK(mode != PadMode::kZeros,
+              "pad: mode must be ember::kConstant, kReflect, kReplicate or kCircular, got ",
               mode_name(mode));
+  return mode_name(mode);
 }
 
 // The output size: options.size(), or floor(input size * scale factor) per spatial dim.

@@ -73,14 +73,8 @@ int64_t check_class_targets(const char* name, const Tensor& input, const Tensor&
   EMBER_CHECK(target.dtype() == kInt64, name, ": expected int64 class indices as target, got ",
               target.dtype());
   check_same_device(name, input, target);
-  EMBER_CHECK(input.dim() >= 1, name, ": expected an input of 1 or more dims, got a 0-dim one");
-  const int64_t cdim = input.dim() == 1 ? 0 : 1;
+  const int64_t cdim = detail::class_dim_of(name, input, target);
   const int64_t classes = input.size(cdim);
-  DimVector expected(input.sizes());
-  expected.erase(static_cast<size_t>(cdim));
-  EMBER_CHECK(target.sizes().equals(expected), name, ": expected a target of shape ",
-              shape_str(expected), " for input of shape ", shape_str(input.sizes()), ", got ",
-              shape_str(target.sizes()));
   if (weight.defined()) {
     EMBER_CHECK(weight.dim() == 1 && weight.size(0) == classes, name,
                 ": expected a weight of shape [", classes, "], got ", shape_str(weight.sizes()));
@@ -263,6 +257,17 @@ Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncOptions&
 }
 
 namespace detail {
+
+int64_t class_dim_of(const char* name, const Tensor& input, const Tensor& target) {
+  EMBER_CHECK(input.dim() >= 1, name, ": expected an input of 1 or more dims, got a 0-dim one");
+  const int64_t cdim = input.dim() == 1 ? 0 : 1;
+  DimVector expected(input.sizes());
+  expected.erase(static_cast<size_t>(cdim));
+  EMBER_CHECK(target.sizes().equals(expected), name, ": expected a target of shape ",
+              shape_str(expected), " for input of shape ", shape_str(input.sizes()), ", got ",
+              shape_str(target.sizes()));
+  return cdim;
+}
 
 Tensor cross_entropy_composite(const Tensor& input, const Tensor& target,
                                const CrossEntropyFuncOptions& options) {

@@ -124,6 +124,9 @@ Tensor cross_entropy_fused(const Tensor& input, const Tensor& target,
                            const CrossEntropyFuncOptions& options);
 Tensor cross_entropy_composite(const Tensor& input, const Tensor& target,
                                const CrossEntropyFuncOptions& options);
+// The class dim of a class-index loss's input (1, or 0 for an unbatched [C] one), after checking
+// that input has a dim and target has input's shape without the class dim; `name` leads errors.
+int64_t class_dim_of(const char* name, const Tensor& input, const Tensor& target);
 }  // namespace detail
 
 }  // namespace functional

@@ -2,24 +2,16 @@
 // functional forms with the buffers (which module->to() may have moved), PyTorch-style printing.
 #include <ember/nn/loss.h>
 
+#include <sstream>
+
+#include <ember/nn/loss_print.h>
+
 namespace ember::nn {
 namespace F = functional;
 
-namespace {
-// ", reduction=sum" when not the default mean, as PyTorch's repr leaves defaults out.
-const char* reduction_suffix(Reduction r) {
-  switch (r) {
-    case Reduction::kNone:
-      return "reduction=none";
-    case Reduction::kSum:
-      return "reduction=sum";
-    case Reduction::kBatchMean:
-      return "reduction=batchmean";
-    default:
-      return "";
-  }
-}
-}  // namespace
+using detail::loss_fields;
+using detail::print_loss;
+using detail::reduction_text;
 
 CrossEntropyLossImpl::CrossEntropyLossImpl(const CrossEntropyLossOptions& options)
     : options(options) {
@@ -30,19 +22,13 @@ Tensor CrossEntropyLossImpl::forward(const Tensor& input, const Tensor& target) 
   return F::cross_entropy(input, target, o.weight(weight));
 }
 void CrossEntropyLossImpl::pretty_print(std::ostream& stream) const {
-  stream << "CrossEntropyLoss(";
-  const char* sep = "";
-  if (options.ignore_index() != -100) {
-    stream << "ignore_index=" << options.ignore_index();
-    sep = ", ";
-  }
+  std::ostringstream first;
+  if (options.ignore_index() != -100) first << "ignore_index=" << options.ignore_index();
   if (options.label_smoothing() != 0) {
-    stream << sep << "label_smoothing=" << options.label_smoothing();
-    sep = ", ";
+    first << (options.ignore_index() != -100 ? ", " : "")
+          << "label_smoothing=" << options.label_smoothing();
   }
-  if (*reduction_suffix(options.reduction()))
-    stream << sep << reduction_suffix(options.reduction());
-  stream << ")";
+  print_loss(stream, "CrossEntropyLoss", first.str(), options.reduction());
 }
 
 NLLLossImpl::NLLLossImpl(const NLLLossOptions& options) : options(options) {
@@ -53,41 +39,32 @@ Tensor NLLLossImpl::forward(const Tensor& input, const Tensor& target) {
   return F::nll_loss(input, target, o.weight(weight));
 }
 void NLLLossImpl::pretty_print(std::ostream& stream) const {
-  stream << "NLLLoss(";
-  const char* sep = "";
-  if (options.ignore_index() != -100) {
-    stream << "ignore_index=" << options.ignore_index();
-    sep = ", ";
-  }
-  if (*reduction_suffix(options.reduction()))
-    stream << sep << reduction_suffix(options.reduction());
-  stream << ")";
+  std::ostringstream first;
+  if (options.ignore_index() != -100) first << "ignore_index=" << options.ignore_index();
+  print_loss(stream, "NLLLoss", first.str(), options.reduction());
 }
 
 Tensor MSELossImpl::forward(const Tensor& input, const Tensor& target) {
   return F::mse_loss(input, target, options);
 }
 void MSELossImpl::pretty_print(std::ostream& stream) const {
-  stream << "MSELoss(" << reduction_suffix(options.reduction()) << ")";
+  print_loss(stream, "MSELoss", "", options.reduction());
 }
 
 Tensor L1LossImpl::forward(const Tensor& input, const Tensor& target) {
   return F::l1_loss(input, target, options);
 }
 void L1LossImpl::pretty_print(std::ostream& stream) const {
-  stream << "L1Loss(" << reduction_suffix(options.reduction()) << ")";
+  print_loss(stream, "L1Loss", "", options.reduction());
 }
 
 Tensor SmoothL1LossImpl::forward(const Tensor& input, const Tensor& target) {
   return F::smooth_l1_loss(input, target, options);
 }
 void SmoothL1LossImpl::pretty_print(std::ostream& stream) const {
-  stream << "SmoothL1Loss(";
-  if (options.beta() != 1.0) stream << "beta=" << options.beta();
-  if (*reduction_suffix(options.reduction())) {
-    stream << (options.beta() != 1.0 ? ", " : "") << reduction_suffix(options.reduction());
-  }
-  stream << ")";
+  print_loss(stream, "SmoothL1Loss",
+             options.beta() != 1.0 ? loss_fields({{"beta", options.beta()}}) : "",
+             options.reduction());
 }
 
 BCELossImpl::BCELossImpl(const BCELossOptions& options) : options(options) {
@@ -98,7 +75,7 @@ Tensor BCELossImpl::forward(const Tensor& input, const Tensor& target) {
   return F::binary_cross_entropy(input, target, o.weight(weight));
 }
 void BCELossImpl::pretty_print(std::ostream& stream) const {
-  stream << "BCELoss(" << reduction_suffix(options.reduction()) << ")";
+  print_loss(stream, "BCELoss", "", options.reduction());
 }
 
 BCEWithLogitsLossImpl::BCEWithLogitsLossImpl(const BCEWithLogitsLossOptions& options)
@@ -112,16 +89,16 @@ Tensor BCEWithLogitsLossImpl::forward(const Tensor& input, const Tensor& target)
                                              o.weight(weight).pos_weight(pos_weight));
 }
 void BCEWithLogitsLossImpl::pretty_print(std::ostream& stream) const {
-  stream << "BCEWithLogitsLoss(" << reduction_suffix(options.reduction()) << ")";
+  print_loss(stream, "BCEWithLogitsLoss", "", options.reduction());
 }
 
 Tensor KLDivLossImpl::forward(const Tensor& input, const Tensor& target) {
   return F::kl_div(input, target, options);
 }
 void KLDivLossImpl::pretty_print(std::ostream& stream) const {
-  stream << "KLDivLoss(" << reduction_suffix(options.reduction());
+  stream << "KLDivLoss(" << reduction_text(options.reduction());
   if (options.log_target()) {
-    stream << (*reduction_suffix(options.reduction()) ? ", " : "") << "log_target=true";
+    stream << (*reduction_text(options.reduction()) ? ", " : "") << "log_target=true";
   }
   stream << ")";
 }

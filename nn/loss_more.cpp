@@ -2,84 +2,57 @@
 // PyTorch-style printing that leaves default options out.
 #include <ember/nn/loss_more.h>
 
-#include <initializer_list>
 #include <sstream>
-#include <string>
-#include <utility>
+
+#include <ember/nn/loss_print.h>
 
 namespace ember::nn {
 namespace F = functional;
 
-namespace {
-// "reduction=sum" when not the default mean, as PyTorch's repr leaves defaults out.
-const char* reduction_text(Reduction r) {
-  switch (r) {
-    case Reduction::kNone:
-      return "reduction=none";
-    case Reduction::kSum:
-      return "reduction=sum";
-    case Reduction::kBatchMean:
-      return "reduction=batchmean";
-    default:
-      return "";
-  }
-}
-
-// Name(first, reduction=...), the reduction only when not the default.
-void print(std::ostream& stream, const char* name, const std::string& first, Reduction r) {
-  stream << name << "(" << first;
-  if (*reduction_text(r)) stream << (first.empty() ? "" : ", ") << reduction_text(r);
-  stream << ")";
-}
-
-std::string fields(std::initializer_list<std::pair<const char*, double>> values) {
-  std::ostringstream os;
-  const char* sep = "";
-  for (const auto& [key, value] : values) {
-    os << sep << key << "=" << value;
-    sep = ", ";
-  }
-  return os.str();
-}
-}  // namespace
+using detail::loss_fields;
+using detail::print_loss;
 
 void HuberLossImpl::pretty_print(std::ostream& stream) const {
-  print(stream, "HuberLoss", options.delta() != 1.0 ? fields({{"delta", options.delta()}}) : "",
-        options.reduction());
+  print_loss(stream, "HuberLoss",
+             options.delta() != 1.0 ? loss_fields({{"delta", options.delta()}}) : "",
+             options.reduction());
 }
 
 void HingeEmbeddingLossImpl::pretty_print(std::ostream& stream) const {
-  print(stream, "HingeEmbeddingLoss", fields({{"margin", options.margin()}}), options.reduction());
+  print_loss(stream, "HingeEmbeddingLoss", loss_fields({{"margin", options.margin()}}),
+             options.reduction());
 }
 
 void SoftMarginLossImpl::pretty_print(std::ostream& stream) const {
-  print(stream, "SoftMarginLoss", "", options.reduction());
+  print_loss(stream, "SoftMarginLoss", "", options.reduction());
 }
 
 void MultiLabelMarginLossImpl::pretty_print(std::ostream& stream) const {
-  print(stream, "MultiLabelMarginLoss", "", options.reduction());
+  print_loss(stream, "MultiLabelMarginLoss", "", options.reduction());
 }
 
 void PoissonNLLLossImpl::pretty_print(std::ostream& stream) const {
   std::ostringstream os;
   os << "log_input=" << (options.log_input() ? "true" : "false")
      << ", full=" << (options.full() ? "true" : "false") << ", eps=" << options.eps();
-  print(stream, "PoissonNLLLoss", os.str(), options.reduction());
+  print_loss(stream, "PoissonNLLLoss", os.str(), options.reduction());
 }
 
 void MarginRankingLossImpl::pretty_print(std::ostream& stream) const {
-  print(stream, "MarginRankingLoss", fields({{"margin", options.margin()}}), options.reduction());
+  print_loss(stream, "MarginRankingLoss", loss_fields({{"margin", options.margin()}}),
+             options.reduction());
 }
 
 void CosineEmbeddingLossImpl::pretty_print(std::ostream& stream) const {
-  print(stream, "CosineEmbeddingLoss", fields({{"margin", options.margin()}}), options.reduction());
+  print_loss(stream, "CosineEmbeddingLoss", loss_fields({{"margin", options.margin()}}),
+             options.reduction());
 }
 
 void TripletMarginLossImpl::pretty_print(std::ostream& stream) const {
   std::ostringstream os;
-  os << fields({{"margin", options.margin()}, {"p", options.p()}, {"eps", options.eps()}})
+  os << loss_fields({{"margin", options.margin()}, {"p", options.p()}, {"eps", options.eps()}})
      << ", swap=" << (options.swap() ? "true" : "false");
-  print(stream, "TripletMarginLoss", os.str(), options.reduction());
+  print_loss(stream, "TripletMarginLoss", os.str(), options.reduction());
 }
 
 MultiLabelSoftMarginLossImpl::MultiLabelSoftMarginLossImpl(
@@ -92,7 +65,7 @@ Tensor MultiLabelSoftMarginLossImpl::forward(const Tensor& input, const Tensor& 
   return F::multilabel_soft_margin_loss(input, target, o.weight(weight));
 }
 void MultiLabelSoftMarginLossImpl::pretty_print(std::ostream& stream) const {
-  print(stream, "MultiLabelSoftMarginLoss", "", options.reduction());
+  print_loss(stream, "MultiLabelSoftMarginLoss", "", options.reduction());
 }
 
 MultiMarginLossImpl::MultiMarginLossImpl(const MultiMarginLossOptions& options) : options(options) {
@@ -105,7 +78,7 @@ Tensor MultiMarginLossImpl::forward(const Tensor& input, const Tensor& target) {
 void MultiMarginLossImpl::pretty_print(std::ostream& stream) const {
   std::ostringstream os;
   os << "p=" << options.p() << ", margin=" << options.margin();
-  print(stream, "MultiMarginLoss", os.str(), options.reduction());
+  print_loss(stream, "MultiMarginLoss", os.str(), options.reduction());
 }
 
 }  // namespace ember::nn

@@ -20,6 +20,32 @@ std::string join_name(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;
 }
 
+// The defined tensors of one table (parameters_ or buffers_) of `root` and, with recurse, of its
+// descendants, under their dotted names. A tensor shared by two modules is listed once (under its
+// first name), as PyTorch does, so that an optimizer doesn't update it twice.
+OrderedDict<std::string, Tensor> named_tensors(const Module& root,
+                                               OrderedDict<std::string, Tensor> Module::*table,
+                                               const char* kind, bool recurse) {
+  OrderedDict<std::string, Tensor> result(kind);
+  std::unordered_set<const TensorImpl*> seen;
+  auto collect = [&](const std::string& prefix, const Module& m) {
+    for (const auto& item : m.*table) {
+      if (item.value().defined() && seen.insert(item.value().unsafeGetTensorImpl()).second) {
+        result.insert(join_name(prefix, item.key()), item.value());
+      }
+    }
+  };
+  if (!recurse) {
+    collect("", root);
+    return result;
+  }
+  const Module::NamedModuleApplyFunction visit = [&](const std::string& prefix, Module& m) {
+    collect(prefix, m);
+  };
+  const_cast<Module&>(root).apply(visit, "");
+  return result;
+}
+
 std::string demangled_type_name(const std::type_info& info) {
   int status = 0;
   char* raw = abi::__cxa_demangle(info.name(), nullptr, nullptr, &status);
@@ -92,24 +118,7 @@ void Module::unregister_module(const std::string& name) { children_.erase(name);
 // ---- traversal ----
 
 OrderedDict<std::string, Tensor> Module::named_parameters(bool recurse) const {
-  OrderedDict<std::string, Tensor> result("Parameter");
-  // A tensor shared by two modules is listed once (under its first name), as PyTorch does,
-  // so that an optimizer doesn't update it twice.
-  std::unordered_set<const TensorImpl*> seen;
-  auto collect = [&](const std::string& prefix, const Module& m) {
-    for (const auto& item : m.parameters_) {
-      if (item.value().defined() && seen.insert(item.value().unsafeGetTensorImpl()).second) {
-        result.insert(join_name(prefix, item.key()), item.value());
-      }
-    }
-  };
-  if (!recurse) {
-    collect("", *this);
-    return result;
-  }
-  const_cast<Module*>(this)->apply_named(
-      [&](const std::string& prefix, Module& m) { collect(prefix, m); }, "");
-  return result;
+  return named_tensors(*this, &Module::parameters_, "Parameter", recurse);
 }
 
 std::vector<Tensor> Module::parameters(bool recurse) const {
@@ -117,22 +126,7 @@ std::vector<Tensor> Module::parameters(bool recurse) const {
 }
 
 OrderedDict<std::string, Tensor> Module::named_buffers(bool recurse) const {
-  OrderedDict<std::string, Tensor> result("Buffer");
-  std::unordered_set<const TensorImpl*> seen;
-  auto collect = [&](const std::string& prefix, const Module& m) {
-    for (const auto& item : m.buffers_) {
-      if (item.value().defined() && seen.insert(item.value().unsafeGetTensorImpl()).second) {
-        result.insert(join_name(prefix, item.key()), item.value());
-      }
-    }
-  };
-  if (!recurse) {
-    collect("", *this);
-    return result;
-  }
-  const_cast<Module*>(this)->apply_named(
-      [&](const std::string& prefix, Module& m) { collect(prefix, m); }, "");
-  return result;
+  return named_tensors(*this, &Module::buffers_, "Buffer", recurse);
 }
 
 std::vector<Tensor> Module::buffers(bool recurse) const { return named_buffers(recurse).values(); }

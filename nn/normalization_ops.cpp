@@ -39,6 +39,16 @@ void check_channels(const char* op, const char* what, const Tensor& t, const Ten
               input.device(), ", got ", t.device());
 }
 
+// batch_norm's and instance_norm's checks: the input, then each per-channel tensor given.
+void check_stats_input(const char* op, const Tensor& input, const Tensor& weight,
+                       const Tensor& bias, const Tensor& running_mean, const Tensor& running_var) {
+  check_input(op, input);
+  check_channels(op, "running_mean", running_mean, input);
+  check_channels(op, "running_var", running_var, input);
+  check_channels(op, "weight", weight, input);
+  check_channels(op, "bias", bias, input);
+}
+
 // A per-channel tensor as [C] (a view of it: in-place updates reach the caller's tensor).
 Tensor as_channels(const Tensor& t) {
   return !t.defined() || t.dim() == 1 ? t : t.view({t.numel()});
@@ -162,12 +172,8 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                   double momentum, double eps, bool cudnn_enabled) {
   (void)cudnn_enabled;
   const char* op = "batch_norm";
-  check_input(op, input);
+  check_stats_input(op, input, weight, bias, running_mean, running_var);
   const int64_t channels = input.size(1);
-  check_channels(op, "running_mean", running_mean, input);
-  check_channels(op, "running_var", running_var, input);
-  check_channels(op, "weight", weight, input);
-  check_channels(op, "bias", bias, input);
   EMBER_CHECK(training || running_mean.defined(), op,
               ": running_mean must be defined in evaluation mode");
   EMBER_CHECK(training || running_var.defined(), op,
@@ -246,12 +252,8 @@ Tensor instance_norm(const Tensor& input, const Tensor& weight, const Tensor& bi
                      double momentum, double eps, bool cudnn_enabled) {
   (void)cudnn_enabled;
   const char* op = "instance_norm";
-  check_input(op, input);
+  check_stats_input(op, input, weight, bias, running_mean, running_var);
   const int64_t n = input.size(0);
-  check_channels(op, "running_mean", running_mean, input);
-  check_channels(op, "running_var", running_var, input);
-  check_channels(op, "weight", weight, input);
-  check_channels(op, "bias", bias, input);
   EMBER_CHECK(use_input_stats || (running_mean.defined() && running_var.defined()), op,
               ": Expected running_mean and running_var to be defined when use_input_stats is "
               "false");

@@ -150,29 +150,31 @@ using AdaptiveAvgPool2dOptions = AdaptiveAvgPoolOptions<ExpandingArrayWithOption
 
 // ---- padding modules: padding (left, right[, top, bottom[, front, back]]) or one value ----
 
-template <size_t D>
-struct ReflectionPadOptions {
-  ReflectionPadOptions(ExpandingArray<D * 2> padding) : padding_(padding) {}  // NOLINT
+namespace detail {
+// What tells apart the padding modules that take only a padding.
+enum class PadFill { kReflection, kReplication, kZero };
+// Their options (ReflectionPadOptions<D>, ReplicationPadOptions<D>, ZeroPadOptions<D>).
+template <size_t D, PadFill Fill>
+struct PadOptions {
+  PadOptions(ExpandingArray<D * 2> padding) : padding_(padding) {}  // NOLINT
   EMBER_ARG(ExpandingArray<D * 2>, padding);
 };
+}  // namespace detail
+
+template <size_t D>
+using ReflectionPadOptions = detail::PadOptions<D, detail::PadFill::kReflection>;
 using ReflectionPad1dOptions = ReflectionPadOptions<1>;
 using ReflectionPad2dOptions = ReflectionPadOptions<2>;
 using ReflectionPad3dOptions = ReflectionPadOptions<3>;
 
 template <size_t D>
-struct ReplicationPadOptions {
-  ReplicationPadOptions(ExpandingArray<D * 2> padding) : padding_(padding) {}  // NOLINT
-  EMBER_ARG(ExpandingArray<D * 2>, padding);
-};
+using ReplicationPadOptions = detail::PadOptions<D, detail::PadFill::kReplication>;
 using ReplicationPad1dOptions = ReplicationPadOptions<1>;
 using ReplicationPad2dOptions = ReplicationPadOptions<2>;
 using ReplicationPad3dOptions = ReplicationPadOptions<3>;
 
 template <size_t D>
-struct ZeroPadOptions {
-  ZeroPadOptions(ExpandingArray<D * 2> padding) : padding_(padding) {}  // NOLINT
-  EMBER_ARG(ExpandingArray<D * 2>, padding);
-};
+using ZeroPadOptions = detail::PadOptions<D, detail::PadFill::kZero>;
 using ZeroPad1dOptions = ZeroPadOptions<1>;
 using ZeroPad2dOptions = ZeroPadOptions<2>;
 using ZeroPad3dOptions = ZeroPadOptions<3>;

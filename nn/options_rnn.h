@@ -10,71 +10,58 @@
 namespace ember {
 namespace nn {
 
+// What every recurrent options struct starts with: the (input_size, hidden_size) constructor and
+// those two fields. Internal to this header.
+#define EMBER_RNN_SIZES(Options)                              \
+ public:                                                      \
+  Options(int64_t input_size, int64_t hidden_size)            \
+      : input_size_(input_size), hidden_size_(hidden_size) {} \
+  EMBER_ARG(int64_t, input_size);                             \
+  EMBER_ARG(int64_t, hidden_size)
+
+// The fields every recurrent layer's options has after the sizes, with LibTorch's defaults.
+#define EMBER_RNN_LAYER_ARGS            \
+  EMBER_ARG(int64_t, num_layers) = 1;   \
+  EMBER_ARG(bool, bias) = true;         \
+  EMBER_ARG(bool, batch_first) = false; \
+  EMBER_ARG(double, dropout) = 0.0;     \
+  EMBER_ARG(bool, bidirectional) = false
+
 // RNNOptions::nonlinearity takes ember::kTanh or ember::kReLU (nn::init's constants; any other
 // value is rejected when the layer is built).
 struct RNNOptions {
   using nonlinearity_t = init::Nonlinearity;
-  RNNOptions(int64_t input_size, int64_t hidden_size)
-      : input_size_(input_size), hidden_size_(hidden_size) {}
-  EMBER_ARG(int64_t, input_size);
-  EMBER_ARG(int64_t, hidden_size);
-  EMBER_ARG(int64_t, num_layers) = 1;
+  EMBER_RNN_SIZES(RNNOptions);
+  EMBER_RNN_LAYER_ARGS;
   EMBER_ARG(nonlinearity_t, nonlinearity) = init::Nonlinearity::Tanh;
-  EMBER_ARG(bool, bias) = true;
-  EMBER_ARG(bool, batch_first) = false;
-  EMBER_ARG(double, dropout) = 0.0;
-  EMBER_ARG(bool, bidirectional) = false;
 };
 
 // proj_size > 0 adds a projection weight_hr_l{k} [proj_size, hidden_size] on h (LSTMP).
 struct LSTMOptions {
-  LSTMOptions(int64_t input_size, int64_t hidden_size)
-      : input_size_(input_size), hidden_size_(hidden_size) {}
-  EMBER_ARG(int64_t, input_size);
-  EMBER_ARG(int64_t, hidden_size);
-  EMBER_ARG(int64_t, num_layers) = 1;
-  EMBER_ARG(bool, bias) = true;
-  EMBER_ARG(bool, batch_first) = false;
-  EMBER_ARG(double, dropout) = 0.0;
-  EMBER_ARG(bool, bidirectional) = false;
+  EMBER_RNN_SIZES(LSTMOptions);
+  EMBER_RNN_LAYER_ARGS;
   EMBER_ARG(int64_t, proj_size) = 0;
 };
 
 struct GRUOptions {
-  GRUOptions(int64_t input_size, int64_t hidden_size)
-      : input_size_(input_size), hidden_size_(hidden_size) {}
-  EMBER_ARG(int64_t, input_size);
-  EMBER_ARG(int64_t, hidden_size);
-  EMBER_ARG(int64_t, num_layers) = 1;
-  EMBER_ARG(bool, bias) = true;
-  EMBER_ARG(bool, batch_first) = false;
-  EMBER_ARG(double, dropout) = 0.0;
-  EMBER_ARG(bool, bidirectional) = false;
+  EMBER_RNN_SIZES(GRUOptions);
+  EMBER_RNN_LAYER_ARGS;
 };
 
 struct RNNCellOptions {
   using nonlinearity_t = init::Nonlinearity;
-  RNNCellOptions(int64_t input_size, int64_t hidden_size)
-      : input_size_(input_size), hidden_size_(hidden_size) {}
-  EMBER_ARG(int64_t, input_size);
-  EMBER_ARG(int64_t, hidden_size);
+  EMBER_RNN_SIZES(RNNCellOptions);
   EMBER_ARG(bool, bias) = true;
   EMBER_ARG(nonlinearity_t, nonlinearity) = init::Nonlinearity::Tanh;
 };
 
 struct LSTMCellOptions {
-  LSTMCellOptions(int64_t input_size, int64_t hidden_size)
-      : input_size_(input_size), hidden_size_(hidden_size) {}
-  EMBER_ARG(int64_t, input_size);
-  EMBER_ARG(int64_t, hidden_size);
+  EMBER_RNN_SIZES(LSTMCellOptions);
   EMBER_ARG(bool, bias) = true;
 };
 
 struct GRUCellOptions {
-  GRUCellOptions(int64_t input_size, int64_t hidden_size)
-      : input_size_(input_size), hidden_size_(hidden_size) {}
-  EMBER_ARG(int64_t, input_size);
-  EMBER_ARG(int64_t, hidden_size);
+  EMBER_RNN_SIZES(GRUCellOptions);
   EMBER_ARG(bool, bias) = true;
 };
 
@@ -91,11 +78,7 @@ struct RNNOptionsBase {
   EMBER_ARG(rnn_options_base_mode_t, mode);
   EMBER_ARG(int64_t, input_size);
   EMBER_ARG(int64_t, hidden_size);
-  EMBER_ARG(int64_t, num_layers) = 1;
-  EMBER_ARG(bool, bias) = true;
-  EMBER_ARG(bool, batch_first) = false;
-  EMBER_ARG(double, dropout) = 0.0;
-  EMBER_ARG(bool, bidirectional) = false;
+  EMBER_RNN_LAYER_ARGS;
   EMBER_ARG(int64_t, proj_size) = 0;
 };
 
@@ -111,6 +94,9 @@ struct RNNCellOptionsBase {
 
 }  // namespace detail
 }  // namespace nn
+
+#undef EMBER_RNN_SIZES
+#undef EMBER_RNN_LAYER_ARGS
 
 inline constexpr nn::detail::RNNMode kLSTM = nn::detail::RNNMode::kLSTM;
 inline constexpr nn::detail::RNNMode kGRU = nn::detail::RNNMode::kGRU;

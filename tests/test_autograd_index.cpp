@@ -52,6 +52,16 @@ TEST(AutogradSoftmax, DtypeArgument) {
   }
 }
 
+// x.index({i}) records LibTorch's node; negative indices count from the end in the gradient too.
+TEST(AutogradIndex, AdvancedIndexRecordsIndexBackward) {
+  Tensor x = f64({1, 2, 3, 4}).requires_grad_();
+  Tensor y = x.index({idx({1, -1, 3, -3})});
+  EXPECT_EQ(y.grad_fn()->name(), "IndexBackward0");
+  EXPECT_TRUE(equal(y.detach(), f64({2, 4, 4, 2})));
+  (y * f64({1, 10, 100, 1000})).sum().backward();
+  EXPECT_TRUE(equal(x.grad(), f64({0, 1001, 0, 110})));
+}
+
 TEST(AutogradIndex, IndexSelectRepeatedIndicesAccumulate) {
   Tensor x = f64({1, 2, 3, 4}).requires_grad_();
   Tensor y = x.index_select(0, idx({1, 1, 3}));

@@ -25,7 +25,7 @@ Pair mask_pair(const Shape& s) {
 }
 
 void index_composite() {
-  Sweep sw("composite_index");
+  Sweep sw("index_rows");
   for (const Shape& s : {Shape{5}, Shape{4, 6}, Shape{3, 4, 5}, Shape{300, 257}}) {
     for (Layout l : layouts_for(s, false)) {
       for (ScalarType t : ref::all_dtypes()) {
@@ -152,7 +152,7 @@ void masked_composite() {
 
 CaseList indexing_cases() {
   CaseList c;
-  c.push_back({"composite_index", index_composite});
+  c.push_back({"index_rows", index_composite});  // t.index({...}): index_rows underneath
   c.push_back({"composite_index_put", index_put_composite});
   c.push_back({"composite_masked", masked_composite});
   return c;

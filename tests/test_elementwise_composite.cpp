@@ -182,6 +182,14 @@ TEST(ElementwiseComposite, IsClose) {
   EXPECT_TRUE(ref::matches(ta.isclose(tb, 1e-5, 1e-8, true), kBool, {100}, want_nan));
   EXPECT_TRUE(ref::matches(isclose(tensor({1, 2}), tensor({1, 3}), 0, 0), kBool, {2}, {1, 0}));
   EXPECT_THROW(isclose(tensor({1.0}), tensor({1})), Error);
+  // allclose and its method take equal_nan as LibTorch's (default false: NaN is close to nothing)
+  Tensor n1 = tensor({1.0, kNaN}), n2 = tensor({1.0 + 1e-9, kNaN});
+  EXPECT_FALSE(allclose(n1, n2));
+  EXPECT_TRUE(allclose(n1, n2, 1e-5, 1e-8, true));
+  EXPECT_TRUE(n1.allclose(n2, 1e-5, 1e-8, true));
+  EXPECT_FALSE(n1.allclose(tensor({2.0, kNaN}), 1e-5, 1e-8, true));
+  EXPECT_TRUE(tensor({1, 2}).equal(tensor({1, 2})));
+  EXPECT_FALSE(tensor({1, 2}).equal(tensor({1, 3})));
 }
 
 TEST(ElementwiseComposite, LerpAddcmulAddcdiv) {

@@ -88,8 +88,9 @@ BUILD_LIMIT=$(min 330 $(($(left) - 180)))
 step build build.log "$BUILD_LIMIT" cmake --build "$BUILD" -j "$JOBS" -- -k 0
 
 # ---- tests: everything, with the GPU (CUDA suites skip without one) ----
-step ctest tests.log "$(min 180 $(($(left) - 120)))" \
-  ctest --test-dir "$BUILD" --output-on-failure -j 8 --timeout 150
+# CTEST_S / CTEST_J: its time limit and parallelism (a visit with nothing else to do gives more).
+step ctest tests.log "$(min "${CTEST_S:-180}" $(($(left) - 120)))" \
+  ctest --test-dir "$BUILD" --output-on-failure -j "${CTEST_J:-8}" --timeout 150
 
 # Small ops are batched by default (cuda/batch.h): the CUDA suites again with batching off,
 # so that the ordinary kernels stay tested on small shapes too.

@@ -4,7 +4,9 @@
 // LibTorch's printing without the "torch::nn::" prefix.
 #include <ember/nn/modules/conv.h>
 
+#include <cctype>
 #include <cmath>
+#include <string>
 #include <string_view>
 #include <variant>
 
@@ -17,21 +19,11 @@
 namespace ember::nn {
 namespace {
 
-// LibTorch prints its enum constants by name ("kReflect").
-const char* enum_name(PadMode mode) {
-  switch (mode) {
-    case PadMode::kZeros:
-      return "kZeros";
-    case PadMode::kConstant:
-      return "kConstant";
-    case PadMode::kReflect:
-      return "kReflect";
-    case PadMode::kReplicate:
-      return "kReplicate";
-    case PadMode::kCircular:
-      return "kCircular";
-  }
-  return "?";
+// LibTorch prints its enum constants by name: "kReflect" for nn/enums.h's "reflect".
+std::string enum_name(PadMode mode) {
+  std::string name = mode_name(mode);
+  name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+  return "k" + name;
 }
 
 template <size_t D>
@@ -68,17 +60,9 @@ detail::ConvNdOptions<D> transposed_options(const ConvTransposeOptions<D>& o) {
       .padding_mode(o.padding_mode());
 }
 
+// F::pad's mode for a padding_mode (kZeros pads with zeros, as "constant").
 const char* pad_mode_of(PadMode mode) {
-  switch (mode) {
-    case PadMode::kReflect:
-      return "reflect";
-    case PadMode::kReplicate:
-      return "replicate";
-    case PadMode::kCircular:
-      return "circular";
-    default:
-      return "constant";
-  }
+  return mode == PadMode::kZeros ? "constant" : mode_name(mode);
 }
 
 }  // namespace

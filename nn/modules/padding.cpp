@@ -6,32 +6,37 @@
 
 namespace ember::nn {
 
-template <size_t D>
-Tensor ReflectionPadImpl<D>::forward(const Tensor& input) {
-  return ember::pad(input, options.padding(), "reflect");
+namespace detail {
+namespace {
+// LibTorch's module names and F::pad's modes.
+const char* module_name(PadFill fill) {
+  switch (fill) {
+    case PadFill::kReflection:
+      return "ReflectionPad";
+    case PadFill::kReplication:
+      return "ReplicationPad";
+    default:
+      return "ZeroPad";
+  }
 }
-template <size_t D>
-void ReflectionPadImpl<D>::pretty_print(std::ostream& stream) const {
-  stream << "ReflectionPad" << D << "d(padding=" << options.padding() << ")";
-}
+}  // namespace
 
-template <size_t D>
-Tensor ReplicationPadImpl<D>::forward(const Tensor& input) {
-  return ember::pad(input, options.padding(), "replicate");
+template <size_t D, PadFill Fill>
+Tensor PadImpl<D, Fill>::forward(const Tensor& input) {
+  switch (Fill) {
+    case PadFill::kReflection:
+      return ember::pad(input, options.padding(), "reflect");
+    case PadFill::kReplication:
+      return ember::pad(input, options.padding(), "replicate");
+    default:
+      return ember::pad(input, options.padding(), "constant", 0.0);
+  }
 }
-template <size_t D>
-void ReplicationPadImpl<D>::pretty_print(std::ostream& stream) const {
-  stream << "ReplicationPad" << D << "d(padding=" << options.padding() << ")";
+template <size_t D, PadFill Fill>
+void PadImpl<D, Fill>::pretty_print(std::ostream& stream) const {
+  stream << module_name(Fill) << D << "d(padding=" << options.padding() << ")";
 }
-
-template <size_t D>
-Tensor ZeroPadImpl<D>::forward(const Tensor& input) {
-  return ember::pad(input, options.padding(), "constant", 0.0);
-}
-template <size_t D>
-void ZeroPadImpl<D>::pretty_print(std::ostream& stream) const {
-  stream << "ZeroPad" << D << "d(padding=" << options.padding() << ")";
-}
+}  // namespace detail
 
 template <size_t D>
 Tensor ConstantPadImpl<D>::forward(const Tensor& input) {
@@ -43,15 +48,15 @@ void ConstantPadImpl<D>::pretty_print(std::ostream& stream) const {
          << ")";
 }
 
-template class ReflectionPadImpl<1>;
-template class ReflectionPadImpl<2>;
-template class ReflectionPadImpl<3>;
-template class ReplicationPadImpl<1>;
-template class ReplicationPadImpl<2>;
-template class ReplicationPadImpl<3>;
-template class ZeroPadImpl<1>;
-template class ZeroPadImpl<2>;
-template class ZeroPadImpl<3>;
+template class detail::PadImpl<1, detail::PadFill::kReflection>;
+template class detail::PadImpl<2, detail::PadFill::kReflection>;
+template class detail::PadImpl<3, detail::PadFill::kReflection>;
+template class detail::PadImpl<1, detail::PadFill::kReplication>;
+template class detail::PadImpl<2, detail::PadFill::kReplication>;
+template class detail::PadImpl<3, detail::PadFill::kReplication>;
+template class detail::PadImpl<1, detail::PadFill::kZero>;
+template class detail::PadImpl<2, detail::PadFill::kZero>;
+template class detail::PadImpl<3, detail::PadFill::kZero>;
 template class ConstantPadImpl<1>;
 template class ConstantPadImpl<2>;
 template class ConstantPadImpl<3>;

@@ -13,43 +13,27 @@
 
 namespace ember::nn {
 
-template <size_t D>
-class ReflectionPadImpl : public Module {
+namespace detail {
+// ReflectionPad, ReplicationPad and ZeroPad: F::pad with the mode of Fill (nn/modules/padding.cpp).
+template <size_t D, PadFill Fill>
+class PadImpl : public Module {
  public:
-  explicit ReflectionPadImpl(ExpandingArray<D * 2> padding)
-      : ReflectionPadImpl(ReflectionPadOptions<D>(padding)) {}
-  explicit ReflectionPadImpl(const ReflectionPadOptions<D>& options) : options(options) {}
+  explicit PadImpl(ExpandingArray<D * 2> padding) : PadImpl(PadOptions<D, Fill>(padding)) {}
+  explicit PadImpl(const PadOptions<D, Fill>& options) : options(options) {}
   void reset() {}
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override;
 
-  ReflectionPadOptions<D> options;
+  PadOptions<D, Fill> options;
 };
+}  // namespace detail
 
 template <size_t D>
-class ReplicationPadImpl : public Module {
- public:
-  explicit ReplicationPadImpl(ExpandingArray<D * 2> padding)
-      : ReplicationPadImpl(ReplicationPadOptions<D>(padding)) {}
-  explicit ReplicationPadImpl(const ReplicationPadOptions<D>& options) : options(options) {}
-  void reset() {}
-  Tensor forward(const Tensor& input);
-  void pretty_print(std::ostream& stream) const override;
-
-  ReplicationPadOptions<D> options;
-};
-
+using ReflectionPadImpl = detail::PadImpl<D, detail::PadFill::kReflection>;
 template <size_t D>
-class ZeroPadImpl : public Module {
- public:
-  explicit ZeroPadImpl(ExpandingArray<D * 2> padding) : ZeroPadImpl(ZeroPadOptions<D>(padding)) {}
-  explicit ZeroPadImpl(const ZeroPadOptions<D>& options) : options(options) {}
-  void reset() {}
-  Tensor forward(const Tensor& input);
-  void pretty_print(std::ostream& stream) const override;
-
-  ZeroPadOptions<D> options;
-};
+using ReplicationPadImpl = detail::PadImpl<D, detail::PadFill::kReplication>;
+template <size_t D>
+using ZeroPadImpl = detail::PadImpl<D, detail::PadFill::kZero>;
 
 template <size_t D>
 class ConstantPadImpl : public Module {

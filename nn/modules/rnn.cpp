@@ -40,18 +40,6 @@ Tensor gru_step(const Tensor& gi, const Tensor& h, const Tensor& w_hh, const Ten
   return n + z * (h - n);
 }
 
-detail::RNNOptionsBase base_of(detail::RNNMode mode, int64_t input_size, int64_t hidden_size,
-                               int64_t num_layers, bool bias, bool batch_first, double dropout,
-                               bool bidirectional, int64_t proj_size) {
-  return detail::RNNOptionsBase(mode, input_size, hidden_size)
-      .num_layers(num_layers)
-      .bias(bias)
-      .batch_first(batch_first)
-      .dropout(dropout)
-      .bidirectional(bidirectional)
-      .proj_size(proj_size);
-}
-
 detail::RNNMode rnn_mode(init::Nonlinearity nonlinearity, const char* who) {
   EMBER_CHECK(nonlinearity == init::Nonlinearity::Tanh || nonlinearity == init::Nonlinearity::ReLU,
               who, ": nonlinearity must be kTanh or kReLU");
@@ -62,6 +50,41 @@ detail::RNNMode rnn_mode(init::Nonlinearity nonlinearity, const char* who) {
 }  // namespace
 
 namespace detail {
+
+// ---- the base options of each layer and cell ----
+
+namespace {
+// The layer options' common fields (all but RNN's nonlinearity and LSTM's proj_size).
+template <class Options>
+RNNOptionsBase layer_base(RNNMode mode, const Options& o) {
+  return RNNOptionsBase(mode, o.input_size(), o.hidden_size())
+      .num_layers(o.num_layers())
+      .bias(o.bias())
+      .batch_first(o.batch_first())
+      .dropout(o.dropout())
+      .bidirectional(o.bidirectional());
+}
+}  // namespace
+
+RNNOptionsBase base_options(const RNNOptions& options) {
+  return layer_base(rnn_mode(options.nonlinearity(), "RNN"), options);
+}
+RNNOptionsBase base_options(const LSTMOptions& options) {
+  return layer_base(RNNMode::kLSTM, options).proj_size(options.proj_size());
+}
+RNNOptionsBase base_options(const GRUOptions& options) {
+  return layer_base(RNNMode::kGRU, options);
+}
+RNNCellOptionsBase base_options(const RNNCellOptions& options) {
+  rnn_mode(options.nonlinearity(), "RNNCell");
+  return RNNCellOptionsBase(options.input_size(), options.hidden_size(), options.bias(), 1);
+}
+RNNCellOptionsBase base_options(const LSTMCellOptions& options) {
+  return RNNCellOptionsBase(options.input_size(), options.hidden_size(), options.bias(), 4);
+}
+RNNCellOptionsBase base_options(const GRUCellOptions& options) {
+  return RNNCellOptionsBase(options.input_size(), options.hidden_size(), options.bias(), 3);
+}
 
 // ---- RNNImplBase ----
 
@@ -307,34 +330,13 @@ std::tuple<Tensor, Tensor> RNNImplBase::forward_one_state(const Tensor& input, T
 
 // ---- RNN, LSTM, GRU ----
 
-RNNImpl::RNNImpl(const RNNOptions& options_)
-    : detail::RNNImplBase(base_of(rnn_mode(options_.nonlinearity(), "RNN"), options_.input_size(),
-                                  options_.hidden_size(), options_.num_layers(), options_.bias(),
-                                  options_.batch_first(), options_.dropout(),
-                                  options_.bidirectional(), 0)),
-      options(options_) {}
-
 std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
   return forward_one_state(input, std::move(hx));
 }
 
-GRUImpl::GRUImpl(const GRUOptions& options_)
-    : detail::RNNImplBase(base_of(detail::RNNMode::kGRU, options_.input_size(),
-                                  options_.hidden_size(), options_.num_layers(), options_.bias(),
-                                  options_.batch_first(), options_.dropout(),
-                                  options_.bidirectional(), 0)),
-      options(options_) {}
-
 std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, Tensor hx) {
   return forward_one_state(input, std::move(hx));
 }
-
-LSTMImpl::LSTMImpl(const LSTMOptions& options_)
-    : detail::RNNImplBase(base_of(detail::RNNMode::kLSTM, options_.input_size(),
-                                  options_.hidden_size(), options_.num_layers(), options_.bias(),
-                                  options_.batch_first(), options_.dropout(),
-                                  options_.bidirectional(), options_.proj_size())),
-      options(options_) {}
 
 std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(
     const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt) {
@@ -371,13 +373,6 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(
 
 // ---- cells ----
 
-RNNCellImpl::RNNCellImpl(const RNNCellOptions& options_)
-    : detail::RNNCellImplBase(detail::RNNCellOptionsBase(
-          options_.input_size(), options_.hidden_size(), options_.bias(), 1)),
-      options(options_) {
-  rnn_mode(options.nonlinearity(), "RNNCell");
-}
-
 std::string RNNCellImpl::get_nonlinearity_str() const {
   return options.nonlinearity() == init::Nonlinearity::ReLU ? "kReLU" : "kTanh";
 }
@@ -391,11 +386,6 @@ Tensor RNNCellImpl::forward(const Tensor& input, Tensor hx) {
   return is_batched ? out : out.squeeze(0);
 }
 
-LSTMCellImpl::LSTMCellImpl(const LSTMCellOptions& options_)
-    : detail::RNNCellImplBase(detail::RNNCellOptionsBase(
-          options_.input_size(), options_.hidden_size(), options_.bias(), 4)),
-      options(options_) {}
-
 std::tuple<Tensor, Tensor> LSTMCellImpl::forward(const Tensor& input,
                                                  std::optional<std::tuple<Tensor, Tensor>> hx_opt) {
   bool is_batched = true;
@@ -408,11 +398,6 @@ std::tuple<Tensor, Tensor> LSTMCellImpl::forward(const Tensor& input,
   if (!is_batched) return {h1.squeeze(0), c1.squeeze(0)};
   return {h1, c1};
 }
-
-GRUCellImpl::GRUCellImpl(const GRUCellOptions& options_)
-    : detail::RNNCellImplBase(detail::RNNCellOptionsBase(
-          options_.input_size(), options_.hidden_size(), options_.bias(), 3)),
-      options(options_) {}
 
 Tensor GRUCellImpl::forward(const Tensor& input, Tensor hx) {
   bool is_batched = true;

@@ -76,58 +76,66 @@ class RNNCellImplBase : public Module {
   virtual std::string get_nonlinearity_str() const { return ""; }
 };
 
+// The base options of each recurrent layer and cell (nn/modules/rnn.cpp); RNNOptions' and
+// RNNCellOptions' nonlinearity must be kTanh or kReLU.
+RNNOptionsBase base_options(const RNNOptions& options);
+RNNOptionsBase base_options(const LSTMOptions& options);
+RNNOptionsBase base_options(const GRUOptions& options);
+RNNCellOptionsBase base_options(const RNNCellOptions& options);
+RNNCellOptionsBase base_options(const LSTMCellOptions& options);
+RNNCellOptionsBase base_options(const GRUCellOptions& options);
+
+// What every recurrent layer and cell has over its Base (RNNImplBase or RNNCellImplBase):
+// LibTorch's two constructors, (input_size, hidden_size) and explicit (options), and `options`.
+template <class Base, class Options>
+class RecurrentImpl : public Base {
+ public:
+  RecurrentImpl(int64_t input_size, int64_t hidden_size)
+      : RecurrentImpl(Options(input_size, hidden_size)) {}
+  explicit RecurrentImpl(const Options& options_)
+      : Base(base_options(options_)), options(options_) {}
+
+  Options options;
+};
+
 }  // namespace detail
 
 // Elman RNN: h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (or relu). Input [T, B, in]
 // ([B, T, in] with batch_first, or unbatched [T, in]); returns (output [T, B, D * H], h_n
 // [L * D, B, H]).
-class RNNImpl : public detail::RNNImplBase {
+class RNNImpl : public detail::RecurrentImpl<detail::RNNImplBase, RNNOptions> {
  public:
-  RNNImpl(int64_t input_size, int64_t hidden_size) : RNNImpl(RNNOptions(input_size, hidden_size)) {}
-  explicit RNNImpl(const RNNOptions& options_);
+  using RecurrentImpl::RecurrentImpl;
 
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
-
-  RNNOptions options;
 };
 EMBER_MODULE(RNN);
 
 // LSTM with PyTorch's gate order (i, f, g, o): returns (output, (h_n, c_n)).
-class LSTMImpl : public detail::RNNImplBase {
+class LSTMImpl : public detail::RecurrentImpl<detail::RNNImplBase, LSTMOptions> {
  public:
-  LSTMImpl(int64_t input_size, int64_t hidden_size)
-      : LSTMImpl(LSTMOptions(input_size, hidden_size)) {}
-  explicit LSTMImpl(const LSTMOptions& options_);
+  using RecurrentImpl::RecurrentImpl;
 
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
       const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
-
-  LSTMOptions options;
 };
 EMBER_MODULE(LSTM);
 
 // GRU with PyTorch's gate order (r, z, n), n = tanh(W_in x + b_in + r * (W_hn h + b_hn)).
-class GRUImpl : public detail::RNNImplBase {
+class GRUImpl : public detail::RecurrentImpl<detail::RNNImplBase, GRUOptions> {
  public:
-  GRUImpl(int64_t input_size, int64_t hidden_size) : GRUImpl(GRUOptions(input_size, hidden_size)) {}
-  explicit GRUImpl(const GRUOptions& options_);
+  using RecurrentImpl::RecurrentImpl;
 
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
-
-  GRUOptions options;
 };
 EMBER_MODULE(GRU);
 
 // One RNN step: input [B, in] or [in], hx [B, H] or [H] (zeros when undefined).
-class RNNCellImpl : public detail::RNNCellImplBase {
+class RNNCellImpl : public detail::RecurrentImpl<detail::RNNCellImplBase, RNNCellOptions> {
  public:
-  RNNCellImpl(int64_t input_size, int64_t hidden_size)
-      : RNNCellImpl(RNNCellOptions(input_size, hidden_size)) {}
-  explicit RNNCellImpl(const RNNCellOptions& options_);
+  using RecurrentImpl::RecurrentImpl;
 
   Tensor forward(const Tensor& input, Tensor hx = {});
-
-  RNNCellOptions options;
 
  protected:
   std::string get_nonlinearity_str() const override;
@@ -135,29 +143,21 @@ class RNNCellImpl : public detail::RNNCellImplBase {
 EMBER_MODULE(RNNCell);
 
 // One LSTM step: returns (h', c').
-class LSTMCellImpl : public detail::RNNCellImplBase {
+class LSTMCellImpl : public detail::RecurrentImpl<detail::RNNCellImplBase, LSTMCellOptions> {
  public:
-  LSTMCellImpl(int64_t input_size, int64_t hidden_size)
-      : LSTMCellImpl(LSTMCellOptions(input_size, hidden_size)) {}
-  explicit LSTMCellImpl(const LSTMCellOptions& options_);
+  using RecurrentImpl::RecurrentImpl;
 
   std::tuple<Tensor, Tensor> forward(const Tensor& input,
                                      std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
-
-  LSTMCellOptions options;
 };
 EMBER_MODULE(LSTMCell);
 
 // One GRU step: returns h'.
-class GRUCellImpl : public detail::RNNCellImplBase {
+class GRUCellImpl : public detail::RecurrentImpl<detail::RNNCellImplBase, GRUCellOptions> {
  public:
-  GRUCellImpl(int64_t input_size, int64_t hidden_size)
-      : GRUCellImpl(GRUCellOptions(input_size, hidden_size)) {}
-  explicit GRUCellImpl(const GRUCellOptions& options_);
+  using RecurrentImpl::RecurrentImpl;
 
   Tensor forward(const Tensor& input, Tensor hx = {});
-
-  GRUCellOptions options;
 };
 EMBER_MODULE(GRUCell);
 

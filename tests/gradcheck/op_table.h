@@ -1,6 +1,7 @@
-// The gradcheck op table, in the spirit of PyTorch's OpInfo: every differentiable op
-// with generators of sample inputs. test_gradcheck runs gradcheck (and gradgradcheck)
-// on every entry, on the CPU and, when a GPU is present, on CUDA.
+// The op table, in the spirit of PyTorch's OpInfo: every differentiable op with generators
+// of sample inputs. test_gradcheck runs gradcheck (and gradgradcheck) on every entry, on the
+// CPU and, when a GPU is present, on CUDA, where it also checks the outputs and gradients
+// against the CPU's (parity); an entry with a naive reference is checked against it too.
 #pragma once
 
 #include <ember/ember.h>
@@ -29,6 +30,9 @@ struct OpEntry {
   bool gradgrad = true;  // also run gradgradcheck
   double atol = 1e-5;
   double rtol = 1e-3;
+  // Optional: the same outputs computed naively (loops in double over accessors, not the
+  // op's kernels), compared with fn's on the CPU samples.
+  std::function<tensor_list(const tensor_list&)> ref = nullptr;
 };
 
 // All entries, in registration order.

@@ -1,6 +1,6 @@
 // Runs gradcheck and gradgradcheck on every entry of the op table (one ctest test per
-// entry and device), and checks the table covers every op autograd/differentiable.def
-// declares differentiable.
+// entry and device), CPU/CUDA parity and the naive reference where an entry has one, and
+// checks the table covers every op autograd/differentiable.def declares differentiable.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,6 +10,7 @@
 
 using namespace ember;
 using optable::OpEntry;
+using optable::tensor_list;
 
 namespace {
 
@@ -49,6 +50,75 @@ const std::set<std::string>& declared_ops() {
   return ops;
 }
 
+// Tolerances of the parity and reference checks: float64 on both sides, so only rounding
+// (ulps of transcendental functions, summation order) may differ.
+constexpr double kRtol = 1e-7, kAtol = 1e-9;
+
+bool close(const Tensor& a, const Tensor& b) {
+  if (a.sizes() != b.sizes() || a.dtype() != b.dtype()) return false;
+  if (!is_floating_point(a.dtype())) return equal(a, b);
+  return allclose(a, b, kRtol, kAtol, /*equal_nan=*/true);
+}
+
+// fn's outputs and the gradients of sum(out * w) for every input that requires grad (w fixed,
+// not all ones, so that gradients which sum to zero still show); seeded for random ops.
+tensor_list outputs_and_grads(const OpEntry& entry, const optable::tensor_list& inputs) {
+  manual_seed(99);
+  tensor_list outs = entry.fn(inputs), result, wrt;
+  Tensor total;
+  for (const Tensor& o : outs) {
+    result.push_back(o.detach().cpu());
+    if (!o.defined() || !is_floating_point(o.dtype()) || !o.requires_grad()) continue;
+    const Tensor w = linspace(-1, 1, std::max<int64_t>(o.numel(), 1), o.options())
+                         .narrow(0, 0, o.numel())
+                         .reshape(o.sizes());
+    const Tensor term = (o * w).sum();
+    total = total.defined() ? total + term : term;
+  }
+  for (const Tensor& x : inputs) {
+    if (x.defined() && x.requires_grad()) wrt.push_back(x);
+  }
+  if (total.defined() && !wrt.empty()) {
+    for (const Tensor& g : autograd::grad({total}, wrt, {}, false, false, true))
+      result.push_back(g.defined() ? g.cpu() : Tensor());
+  }
+  return result;
+}
+
+// The CUDA entry again on the CPU: the samples, made with one seed, hold the same values on
+// both devices (ember's random ops draw the same numbers), so the results must agree.
+void check_parity(const OpEntry& entry) {
+  manual_seed(1234);
+  const std::vector<optable::Sample> on_cuda = entry.samples(Device(kCUDA));
+  manual_seed(1234);
+  const std::vector<optable::Sample> on_cpu = entry.samples(Device(kCPU));
+  ASSERT_EQ(on_cuda.size(), on_cpu.size());
+  for (size_t i = 0; i < on_cpu.size(); ++i) {
+    SCOPED_TRACE(entry.name + " / " + on_cpu[i].desc + " (CPU/CUDA parity)");
+    const tensor_list want = outputs_and_grads(entry, on_cpu[i].inputs);
+    const tensor_list got = outputs_and_grads(entry, on_cuda[i].inputs);
+    ASSERT_EQ(want.size(), got.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+      if (!want[k].defined() && !got[k].defined()) continue;
+      ASSERT_TRUE(want[k].defined() && got[k].defined()) << "result " << k;
+      EXPECT_TRUE(close(got[k], want[k]))
+          << "result " << k << " (outputs, then gradients): CUDA " << got[k] << "\nCPU " << want[k];
+    }
+  }
+}
+
+void check_reference(const OpEntry& entry, const std::vector<optable::Sample>& samples) {
+  for (const optable::Sample& s : samples) {
+    SCOPED_TRACE(entry.name + " / " + s.desc + " (reference)");
+    NoGradGuard no_grad;
+    const tensor_list got = entry.fn(s.inputs), want = entry.ref(s.inputs);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t k = 0; k < got.size(); ++k)
+      EXPECT_TRUE(close(got[k], want[k]))
+          << "output " << k << ": " << got[k] << "\nreference " << want[k];
+  }
+}
+
 void run_entry(const OpEntry& entry, Device device) {
   manual_seed(1234);
   autograd::GradcheckOptions opt;
@@ -68,6 +138,12 @@ void run_entry(const OpEntry& entry, Device device) {
     } catch (const Error& e) {
       ADD_FAILURE() << "gradgradcheck: " << e.what();
     }
+  }
+  if (device.is_cuda()) {
+    check_parity(entry);
+  } else if (entry.ref) {
+    manual_seed(1234);
+    check_reference(entry, entry.samples(device));
   }
 }
 
