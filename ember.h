@@ -17,6 +17,7 @@
 #include <ember/data/data.h>
 #include <ember/nn/nn.h>
 #include <ember/optim/optim.h>
+#include <ember/serialize/checkpoint.h>
 #include <ember/serialize/serialize.h>
 
 #include <iostream>

@@ -107,6 +107,18 @@ Tensor from_blob(void* data, IntArrayRef sizes, void (*deleter)(void*),
 
 // The global generator: manual_seed makes every random op repeatable, on every device.
 void manual_seed(uint64_t seed);
+// Its state, as torch.get_rng_state()/set_rng_state(): a 16-element uint8 CPU tensor, the
+// seed then the Philox counter offset (little-endian uint64s, the layout of PyTorch's CUDA
+// generator state). Setting a state got earlier makes the random ops that follow repeat
+// exactly; a tensor of another dtype, shape or device throws ember::Error.
+Tensor get_rng_state();
+void set_rng_state(const Tensor& new_state);
+namespace cuda {
+// torch.cuda's spelling. CPU and CUDA random ops draw from one generator (core/generator.h),
+// so this is the same state as ember::get_rng_state(): setting either sets both.
+Tensor get_rng_state();
+void set_rng_state(const Tensor& new_state);
+}  // namespace cuda
 
 // CPU threads used by large ops (defaults to the number of cores).
 void set_num_threads(int n);

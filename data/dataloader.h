@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <ember/core/error.h>
+#include <ember/core/functions.h>
 #include <ember/core/tensor.h>
 #include <ember/data/example.h>
 #include <ember/data/samplers.h>
@@ -226,6 +227,30 @@ class StatelessDataLoader : public DataLoaderBase<typename Dataset::BatchType> {
 
   const DataLoaderOptions& options() const { return options_; }
   Sampler& sampler() { return sampler_; }
+
+  // ember extension: where the loop is in the epoch, for ember::Checkpoint (docs/data.md,
+  // "Resuming"): the sampler's state_dict() with its "index" at the batches handed out so far.
+  // With worker threads the sampler runs ahead by the batches prepared in advance, so its own
+  // state would skip them on a resume; this one does not. load_state_dict restores the
+  // sampler: the next begin() continues the saved epoch, or starts the next one if it was done.
+  // For samplers that have state_dict()/load_state_dict() (RandomSampler, SequentialSampler).
+  template <class S = Sampler>
+  auto state_dict() const -> decltype(std::declval<const S&>().state_dict()) {
+    auto state = sampler_.state_dict();
+    // Every batch before the last one requested is full, so the handed-out ones are
+    // next_sequence_ * batch_size indices; when all were handed out, the sampler's own
+    // index is right (it may have passed a last batch that drop_last dropped).
+    if (threads_ && next_sequence_ < pushed_ && state.contains("index")) {
+      state.update(
+          "index",
+          scalar_tensor(static_cast<int64_t>(next_sequence_ * options_.batch_size()), kInt64));
+    }
+    return state;
+  }
+  template <class State, class S = Sampler>
+  auto load_state_dict(const State& state) -> decltype(std::declval<S&>().load_state_dict(state)) {
+    return sampler_.load_state_dict(state);
+  }
 
   void reset() override {
     sampler_.reset();

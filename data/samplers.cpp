@@ -4,16 +4,76 @@
 #include <ember/data/samplers.h>
 
 #include <algorithm>
+#include <functional>
 #include <numeric>
+#include <set>
+#include <sstream>
 
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
+#include <ember/optim/state_dict.h>
 
 namespace ember {
 namespace data {
 namespace samplers {
 
+namespace {
+
+using optim::detail::StateReader;
+using optim::detail::StateWriter;
+
+// Reads a sampler's state with `read` (which reads every key and returns what assigns them),
+// then checks that no key is left over; errors start with `who`.
+void read_state(const char* who, const std::map<std::string, Tensor>& state,
+                const std::function<std::function<void()>(StateReader&)>& read) {
+  std::function<void()> assign;
+  optim::detail::prefix_errors(who, [&] {
+    std::set<std::string> used;
+    StateReader in(state, "", used);
+    assign = read(in);
+    optim::detail::check_no_unexpected(who, state, used);
+  });
+  assign();
+}
+
+size_t read_index(StateReader& in, size_t size) {
+  const int64_t index = in.integer("index");
+  EMBER_CHECK(index >= 0 && static_cast<size_t>(index) <= size, "'index' is ", index,
+              ", outside [0, ", size, "]");
+  return static_cast<size_t>(index);
+}
+
+}  // namespace
+
+OrderedDict<std::string, Tensor> SequentialSampler::state_dict() const {
+  OrderedDict<std::string, Tensor> state;
+  StateWriter out(state, "");
+  out.integer("size", static_cast<int64_t>(size_));
+  out.integer("index", static_cast<int64_t>(index_));
+  return state;
+}
+
+void SequentialSampler::load_state_dict(const std::map<std::string, Tensor>& state) {
+  read_state("SequentialSampler::load_state_dict", state, [&](StateReader& in) {
+    const int64_t size = in.integer("size");
+    EMBER_CHECK(size == static_cast<int64_t>(size_), "'size' is ", size, ", but the sampler has ",
+                size_, " indices");
+    const size_t index = read_index(in, size_);
+    return std::function<void()>([this, index] {
+      index_ = index;
+      resume_ = index_ < size_;
+    });
+  });
+}
+
+void SequentialSampler::load_state_dict(const OrderedDict<std::string, Tensor>& state) {
+  load_state_dict(optim::detail::to_map(state));
+}
+
 void SequentialSampler::reset(std::optional<size_t> new_size) {
+  const bool resume = resume_ && (!new_size || *new_size == size_);
+  resume_ = false;
+  if (resume) return;
   if (new_size) size_ = *new_size;
   index_ = 0;
 }
@@ -35,7 +95,55 @@ RandomSampler::RandomSampler(int64_t size, std::optional<uint64_t> seed, bool sh
   reset();
 }
 
+OrderedDict<std::string, Tensor> RandomSampler::state_dict() const {
+  OrderedDict<std::string, Tensor> state;
+  StateWriter out(state, "");
+  out.integer("index", static_cast<int64_t>(index_));
+  out.integers("permutation", std::vector<int64_t>(indices_.begin(), indices_.end()));
+  if (seed_) {
+    std::ostringstream text;
+    text << engine_;
+    out.text("generator", text.str());
+  }
+  return state;
+}
+
+void RandomSampler::load_state_dict(const std::map<std::string, Tensor>& state) {
+  read_state("RandomSampler::load_state_dict", state, [&](StateReader& in) {
+    const size_t n = indices_.size();
+    const std::vector<int64_t> order = in.integers("permutation");
+    EMBER_CHECK(order.size() == n, "'permutation' has ", order.size(),
+                " indices, but the sampler has ", n);
+    std::vector<bool> seen(n, false);
+    for (int64_t i : order) {
+      EMBER_CHECK(i >= 0 && static_cast<size_t>(i) < n && !seen[i],
+                  "'permutation' is not a permutation of 0 to ", n - 1, " (", i, ")");
+      seen[i] = true;
+    }
+    const size_t index = read_index(in, n);
+    std::mt19937_64 engine = engine_;
+    if (seed_) {
+      std::istringstream text(in.text("generator"));
+      text >> engine;
+      EMBER_CHECK(!text.fail(), "'generator' is not a std::mt19937_64 state");
+    }
+    return std::function<void()>([this, order, index, engine] {
+      indices_.assign(order.begin(), order.end());
+      index_ = index;
+      engine_ = engine;
+      resume_ = index_ < indices_.size();
+    });
+  });
+}
+
+void RandomSampler::load_state_dict(const OrderedDict<std::string, Tensor>& state) {
+  load_state_dict(optim::detail::to_map(state));
+}
+
 void RandomSampler::reset(std::optional<size_t> new_size) {
+  const bool resume = resume_ && (!new_size || *new_size == indices_.size());
+  resume_ = false;
+  if (resume) return;
   if (new_size) indices_.resize(*new_size);
   const size_t n = indices_.size();
   index_ = 0;

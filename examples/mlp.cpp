@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common.h"
 #include "training_report.h"
 
 using namespace ember;
@@ -45,7 +46,8 @@ struct Options {
   int64_t max_steps = 0;  // per epoch; 0 = the whole training set
   int threads = 0;
   std::string metrics, plot;
-  bool normalize = true;  // to the training set's mean and std; else pixels in [0, 1]
+  bool normalize = true;     // to the training set's mean and std; else pixels in [0, 1]
+  std::string save, resume;  // checkpoint paths
 };
 
 // Images as normalized float rows [N, 784] and labels [N], on the device.
@@ -97,21 +99,29 @@ int run(const Options& opt) {
   MLP net;
   net->to(device);
   std::unique_ptr<optim::Optimizer> optimizer;
+  const double lr = opt.lr > 0 ? opt.lr : opt.optimizer == "sgd" ? 0.05 : 1e-3;
   if (opt.optimizer == "sgd") {
-    const double lr = opt.lr > 0 ? opt.lr : 0.05;
     optimizer =
         std::make_unique<optim::SGD>(net->parameters(), optim::SGDOptions(lr).momentum(0.9));
   } else {
-    const double lr = opt.lr > 0 ? opt.lr : 1e-3;
     optimizer = std::make_unique<optim::Adam>(net->parameters(), optim::AdamOptions(lr));
   }
 
   const int64_t n = train.size(), bs = opt.batch_size;
   int64_t steps = (n + bs - 1) / bs;
   if (opt.max_steps > 0) steps = std::min(steps, opt.max_steps);
+
+  // --save and --resume (examples/common.h): model, optimizer, generator, epoch in progress.
+  const examples::OptionText options =
+      examples::shared_options(opt, "mlp", "mlp-784-512-256-10", lr, steps, device_name);
+  examples::RunCheckpoint checkpoint(*net, *optimizer, device, options, opt.save);
+  if (!opt.resume.empty())
+    checkpoint.resume(opt.resume, {"model", "optimizer"}, n, opt.lr > 0, opt.epochs);
+  examples::catch_sigint();
   std::printf("mlp 784-512-256-10 on %s: %lld training and %lld test images, batch %d, %s\n",
               device_name.c_str(), static_cast<long long>(n), static_cast<long long>(test.size()),
               opt.batch_size, opt.optimizer.c_str());
+  std::fflush(stdout);  // a line a caller may wait for: training starts now
 
   examples::ProgressBar bar;
   examples::MetricsFile metrics(opt.metrics);
@@ -119,15 +129,17 @@ int run(const Options& opt) {
   // Steady epochs: all but the first (caches and allocators warm up), or the only one.
   double steady_s = 0, steady_samples = 0;
   int steady_epochs = 0;
-  for (int epoch = 1; epoch <= opt.epochs; ++epoch) {
+  const int first_epoch = checkpoint.first_epoch();
+  for (int epoch = first_epoch; epoch <= opt.epochs; ++epoch) {
     const auto t0 = Clock::now();
-    Tensor perm = randperm(n, TensorOptions(kInt64).device(device));
-    Tensor loss_sum = zeros({}, train.x.options());
-    int64_t samples = 0;
+    // A new permutation and loss sum, or the checkpoint's when it was saved mid-epoch.
+    const int64_t step0 = checkpoint.begin_epoch(epoch, n, train.x.options());
+    Tensor& loss_sum = checkpoint.loss_sum();
+    int64_t samples = 0;  // trained in this process (for samples/s)
     double shown_loss = 0;
-    for (int64_t step = 0; step < steps; ++step) {
+    for (int64_t step = step0; step < steps; ++step) {
       const int64_t m = std::min(bs, n - step * bs);
-      Tensor idx = perm.narrow(0, step * bs, m);
+      Tensor idx = checkpoint.perm().narrow(0, step * bs, m);
       Tensor x = train.x.index_select(0, idx), y = train.y.index_select(0, idx);
       optimizer->zero_grad();
       Tensor loss = F::cross_entropy(net->forward(x), y);
@@ -135,17 +147,19 @@ int run(const Options& opt) {
       optimizer->step();
       loss_sum.add_(loss.detach());
       samples += m;
+      if (examples::step_interrupted())  // Ctrl-C: this step is done; save and stop
+        return checkpoint.stop(bar, epoch - 1, step + 1);
       if (bar.due()) {  // reads the loss back (a synchronization) at most 10 times a second
         shown_loss = loss_sum.item<double>() / (step + 1);
         const double s = seconds_since(t0);
         bar.draw(epoch, opt.epochs, step + 1, steps, shown_loss, samples / s,
-                 s / (step + 1) * (steps - step - 1));
+                 s / (step + 1 - step0) * (steps - step - 1));
       }
     }
     const double train_loss = loss_sum.item<double>() / steps;  // synchronizes
     const double epoch_s = seconds_since(t0);
     const auto [test_loss, test_acc] = evaluate(net, test);
-    if (epoch > 1 || opt.epochs == 1) {
+    if (epoch > first_epoch || first_epoch == opt.epochs) {
       steady_s += epoch_s;
       steady_samples += samples;
       ++steady_epochs;
@@ -154,6 +168,7 @@ int run(const Options& opt) {
                                   test_acc, epoch_s,    samples / epoch_s};
     records.push_back(r);
     metrics.write(r);
+    checkpoint.end_epoch(epoch);  // saves with --save
     char line[256];
     std::snprintf(line, sizeof line,
                   "epoch %d/%d: train loss %.4f, test loss %.4f, test accuracy %.2f%%, %.2f s, "
@@ -161,6 +176,8 @@ int run(const Options& opt) {
                   epoch, opt.epochs, train_loss, test_loss, 100 * test_acc, epoch_s,
                   samples / epoch_s);
     bar.finish(line);
+    if (examples::interrupted() && epoch < opt.epochs)  // Ctrl-C during the evaluation
+      return checkpoint.stop(bar, epoch, 0);
   }
   if (!opt.plot.empty()) {
     examples::plot_curves(records, opt.plot, "mlp 784-512-256-10, Fashion-MNIST, " + device_name);
@@ -173,8 +190,9 @@ int run(const Options& opt) {
                            {"batch_size", opt.batch_size},
                            {"optimizer", opt.optimizer},
                            {"train_samples_per_s", steady_s > 0 ? steady_samples / steady_s : 0.0},
-                           {"epoch_s_steady", steady_s / steady_epochs},
-                           {"test_acc", records.empty() ? 0.0 : records.back().test_acc},
+                           {"epoch_s_steady", steady_epochs > 0 ? steady_s / steady_epochs : 0.0},
+                           {"test_acc", records.empty() ? evaluate(net, test).second  // resumed
+                                                        : records.back().test_acc},
                            {"wall_s", seconds_since(wall0)}};
   std::cout << result.dump() << std::endl;
   return 0;
@@ -202,6 +220,10 @@ int main(int argc, char** argv) {
                "feed pixels in [0, 1] instead of normalizing to mean 0.2860, std 0.3530");
   app.add_option("--metrics", opt.metrics, "write one JSON line per epoch to this file");
   app.add_option("--plot", opt.plot, "draw loss and accuracy curves into this PNG (gnuplot)");
+  app.add_option("--save", opt.save,
+                 "save a checkpoint to this file after every epoch and on Ctrl-C (then exit 130)");
+  app.add_option("--resume", opt.resume,
+                 "continue training from this checkpoint (the same path as --save is fine)");
   CLI11_PARSE(app, argc, argv);
   if (opt.epochs < 1 || opt.batch_size < 1) {
     std::cerr << "mlp: --epochs and --batch-size must be at least 1\n";

@@ -6,6 +6,7 @@
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
 #include <ember/core/native.h>
+#include <ember/optim/state_dict.h>
 
 namespace ember {
 namespace optim {
@@ -73,6 +74,43 @@ Tensor Adagrad::step(LossClosure closure) {
     batch_.finish();
   }
   return loss;
+}
+
+// ---- state dict: PyTorch's Adagrad keys ----
+
+void Adagrad::write_options(const OptimizerOptions& options, detail::StateWriter& out) const {
+  const auto& o = static_cast<const AdagradOptions&>(options);
+  out.real("lr", o.lr());
+  out.real("lr_decay", o.lr_decay());
+  out.real("eps", o.eps());
+  out.real("weight_decay", o.weight_decay());
+  out.real("initial_accumulator_value", o.initial_accumulator_value());
+  out.flag("maximize", false);
+}
+
+void Adagrad::read_options(detail::StateReader& in, OptimizerOptions& options) const {
+  auto& o = static_cast<AdagradOptions&>(options);
+  o.lr(in.real("lr"));
+  o.lr_decay(in.real("lr_decay"));
+  o.eps(in.real("eps"));
+  o.weight_decay(in.real("weight_decay"));
+  o.initial_accumulator_value(in.real("initial_accumulator_value"));
+  in.pytorch_flags();
+  check_options(o);
+}
+
+void Adagrad::write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const {
+  const auto& st = static_cast<const AdagradParamState&>(state);
+  out.step("step", st.step());
+  out.tensor("sum", st.sum());
+}
+
+std::unique_ptr<OptimizerParamState> Adagrad::read_param_state(detail::StateReader& in,
+                                                               const Tensor& param) const {
+  auto st = std::make_unique<AdagradParamState>();
+  st->step(in.step("step"));
+  st->sum(in.tensor("sum", param));
+  return st;
 }
 
 }  // namespace optim

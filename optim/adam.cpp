@@ -3,11 +3,13 @@
 #include <ember/optim/adam.h>
 
 #include <cmath>
+#include <type_traits>
 
 #include <ember/core/error.h>
 #include <ember/core/grad_mode.h>
 #include <ember/core/native.h>
 #include <ember/optim/adamw.h>
+#include <ember/optim/state_dict.h>
 
 namespace ember {
 namespace optim {
@@ -72,6 +74,64 @@ template void adam_group_step<AdamParamState>(const char*, OptimizerParamGroup&,
 template void adam_group_step<AdamWParamState>(const char*, OptimizerParamGroup&,
                                                Optimizer::StateMap&, const AdamHyper&, FusedBatch&);
 
+template <class Options>
+void write_adam_options(const Options& o, StateWriter& out) {
+  out.real("lr", o.lr());
+  out.pair("betas", std::get<0>(o.betas()), std::get<1>(o.betas()));
+  out.real("eps", o.eps());
+  out.real("weight_decay", o.weight_decay());
+  out.flag("amsgrad", o.amsgrad());
+  out.flag("maximize", false);
+}
+
+template <class Options>
+void read_adam_options(const char* who, StateReader& in, Options& o) {
+  o.lr(in.real("lr"));
+  const auto [beta1, beta2] = in.pair("betas");
+  o.betas(std::make_tuple(beta1, beta2));
+  o.eps(in.real("eps"));
+  o.weight_decay(in.real("weight_decay"));
+  o.amsgrad(in.flag("amsgrad"));
+  // PyTorch 2.6's Adam has decoupled_weight_decay (AdamW is Adam with it set)
+  const bool decoupled = std::is_same_v<Options, AdamWOptions>;
+  if (in.has("decoupled_weight_decay"))
+    EMBER_CHECK(in.flag("decoupled_weight_decay") == decoupled, "'",
+                in.key("decoupled_weight_decay"), "' is ", !decoupled, ": load it into ",
+                decoupled ? "Adam" : "AdamW");
+  in.pytorch_flags();
+  check_adam_options(who, o.lr(), beta1, beta2, o.eps(), o.weight_decay());
+}
+
+template <class State>
+void write_adam_state(const State& st, StateWriter& out) {
+  out.step("step", st.step());
+  out.tensor("exp_avg", st.exp_avg());
+  out.tensor("exp_avg_sq", st.exp_avg_sq());
+  out.tensor("max_exp_avg_sq", st.max_exp_avg_sq());
+}
+
+template <class State>
+std::unique_ptr<State> read_adam_state(StateReader& in, const Tensor& param) {
+  auto st = std::make_unique<State>();
+  st->step(in.step("step"));
+  st->exp_avg(in.tensor("exp_avg", param));
+  st->exp_avg_sq(in.tensor("exp_avg_sq", param));
+  // absent without amsgrad; a later step with amsgrad starts it at zero
+  if (in.has("max_exp_avg_sq")) st->max_exp_avg_sq(in.tensor("max_exp_avg_sq", param));
+  return st;
+}
+
+template void write_adam_options<AdamOptions>(const AdamOptions&, StateWriter&);
+template void write_adam_options<AdamWOptions>(const AdamWOptions&, StateWriter&);
+template void read_adam_options<AdamOptions>(const char*, StateReader&, AdamOptions&);
+template void read_adam_options<AdamWOptions>(const char*, StateReader&, AdamWOptions&);
+template void write_adam_state<AdamParamState>(const AdamParamState&, StateWriter&);
+template void write_adam_state<AdamWParamState>(const AdamWParamState&, StateWriter&);
+template std::unique_ptr<AdamParamState> read_adam_state<AdamParamState>(StateReader&,
+                                                                         const Tensor&);
+template std::unique_ptr<AdamWParamState> read_adam_state<AdamWParamState>(StateReader&,
+                                                                           const Tensor&);
+
 }  // namespace detail
 
 AdamOptions::AdamOptions(double lr) : lr_(lr) {}
@@ -99,6 +159,23 @@ Tensor Adam::step(LossClosure closure) {
         {o.lr(), beta1, beta2, o.eps(), o.weight_decay(), o.amsgrad(), false}, batch_);
   }
   return loss;
+}
+
+void Adam::write_options(const OptimizerOptions& options, detail::StateWriter& out) const {
+  detail::write_adam_options(static_cast<const AdamOptions&>(options), out);
+}
+
+void Adam::read_options(detail::StateReader& in, OptimizerOptions& options) const {
+  detail::read_adam_options("Adam", in, static_cast<AdamOptions&>(options));
+}
+
+void Adam::write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const {
+  detail::write_adam_state(static_cast<const AdamParamState&>(state), out);
+}
+
+std::unique_ptr<OptimizerParamState> Adam::read_param_state(detail::StateReader& in,
+                                                            const Tensor& param) const {
+  return detail::read_adam_state<AdamParamState>(in, param);
 }
 
 }  // namespace optim

@@ -38,6 +38,13 @@ class Adam : public Optimizer {
   Adam(std::vector<Tensor> params, AdamOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
 
+ protected:
+  void write_options(const OptimizerOptions& options, detail::StateWriter& out) const override;
+  void read_options(detail::StateReader& in, OptimizerOptions& options) const override;
+  void write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const override;
+  std::unique_ptr<OptimizerParamState> read_param_state(detail::StateReader& in,
+                                                        const Tensor& param) const override;
+
  private:
   detail::FusedBatch batch_;
 };
@@ -53,6 +60,16 @@ void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer::Sta
                      const AdamHyper& h, FusedBatch& batch);
 void check_adam_options(const char* who, double lr, double beta1, double beta2, double eps,
                         double weight_decay);
+// Adam's and AdamW's state dict entries (PyTorch's keys; Options is AdamOptions or
+// AdamWOptions, State AdamParamState or AdamWParamState).
+template <class Options>
+void write_adam_options(const Options& o, StateWriter& out);
+template <class Options>
+void read_adam_options(const char* who, StateReader& in, Options& o);
+template <class State>
+void write_adam_state(const State& st, StateWriter& out);
+template <class State>
+std::unique_ptr<State> read_adam_state(StateReader& in, const Tensor& param);
 }  // namespace detail
 
 }  // namespace optim

@@ -3,6 +3,7 @@
 
 #include <ember/core/grad_mode.h>
 #include <ember/optim/adam.h>
+#include <ember/optim/state_dict.h>
 
 namespace ember {
 namespace optim {
@@ -32,6 +33,23 @@ Tensor AdamW::step(LossClosure closure) {
         {o.lr(), beta1, beta2, o.eps(), o.weight_decay(), o.amsgrad(), true}, batch_);
   }
   return loss;
+}
+
+void AdamW::write_options(const OptimizerOptions& options, detail::StateWriter& out) const {
+  detail::write_adam_options(static_cast<const AdamWOptions&>(options), out);
+}
+
+void AdamW::read_options(detail::StateReader& in, OptimizerOptions& options) const {
+  detail::read_adam_options("AdamW", in, static_cast<AdamWOptions&>(options));
+}
+
+void AdamW::write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const {
+  detail::write_adam_state(static_cast<const AdamWParamState&>(state), out);
+}
+
+std::unique_ptr<OptimizerParamState> AdamW::read_param_state(detail::StateReader& in,
+                                                             const Tensor& param) const {
+  return detail::read_adam_state<AdamWParamState>(in, param);
 }
 
 }  // namespace optim

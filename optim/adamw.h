@@ -37,6 +37,13 @@ class AdamW : public Optimizer {
   AdamW(std::vector<Tensor> params, AdamWOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
 
+ protected:
+  void write_options(const OptimizerOptions& options, detail::StateWriter& out) const override;
+  void read_options(detail::StateReader& in, OptimizerOptions& options) const override;
+  void write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const override;
+  std::unique_ptr<OptimizerParamState> read_param_state(detail::StateReader& in,
+                                                        const Tensor& param) const override;
+
  private:
   detail::FusedBatch batch_;
 };

@@ -10,6 +10,7 @@
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
+#include <ember/optim/state_dict.h>
 
 namespace ember {
 namespace optim {
@@ -455,6 +456,87 @@ Tensor LBFGS::step(LossClosure closure) {
     if (std::abs(loss - prev_loss) < tolerance_change) break;
   }
   return orig_loss;
+}
+
+// ---- state dict: PyTorch's LBFGS keys ----
+// PyTorch's lists old_dirs, old_stps (k tensors of n elements) and ro (k scalars) are stored
+// stacked: [k, n] and [k]; absent while empty. `al` is scratch (rewritten before it is read)
+// and is not stored.
+
+void LBFGS::write_options(const OptimizerOptions& options, detail::StateWriter& out) const {
+  const auto& o = static_cast<const LBFGSOptions&>(options);
+  out.real("lr", o.lr());
+  out.integer("max_iter", o.max_iter());
+  if (o.max_eval()) out.integer("max_eval", *o.max_eval());
+  out.real("tolerance_grad", o.tolerance_grad());
+  out.real("tolerance_change", o.tolerance_change());
+  out.integer("history_size", o.history_size());
+  if (o.line_search_fn()) out.text("line_search_fn", *o.line_search_fn());
+}
+
+void LBFGS::read_options(detail::StateReader& in, OptimizerOptions& options) const {
+  auto& o = static_cast<LBFGSOptions&>(options);
+  o.lr(in.real("lr"));
+  o.max_iter(in.integer("max_iter"));
+  o.max_eval(in.has("max_eval") ? std::optional<int64_t>(in.integer("max_eval"))
+                                : std::optional<int64_t>((o.max_iter() * 5) / 4));
+  o.tolerance_grad(in.real("tolerance_grad"));
+  o.tolerance_change(in.real("tolerance_change"));
+  o.history_size(in.integer("history_size"));
+  o.line_search_fn(in.has("line_search_fn") ? std::optional<std::string>(in.text("line_search_fn"))
+                                            : std::nullopt);
+  check_options(o);
+  EMBER_CHECK(!o.line_search_fn() || *o.line_search_fn() == "strong_wolfe",
+              "LBFGS: only 'strong_wolfe' is supported, the state dict has '", *o.line_search_fn(),
+              "'");
+}
+
+void LBFGS::write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const {
+  const auto& st = static_cast<const LBFGSParamState&>(state);
+  out.integer("func_evals", st.func_evals());
+  out.integer("n_iter", st.n_iter());
+  out.real("t", st.t());
+  out.real("prev_loss", st.prev_loss());
+  out.tensor("d", st.d());
+  out.tensor("H_diag", st.H_diag());
+  out.tensor("prev_flat_grad", st.prev_flat_grad());
+  if (!st.old_dirs().empty()) {
+    out.tensor("old_dirs", stack(std::vector<Tensor>(st.old_dirs().begin(), st.old_dirs().end())));
+    out.tensor("old_stps", stack(std::vector<Tensor>(st.old_stps().begin(), st.old_stps().end())));
+    out.tensor("ro", stack(std::vector<Tensor>(st.ro().begin(), st.ro().end())).reshape({-1}));
+  }
+}
+
+std::unique_ptr<OptimizerParamState> LBFGS::read_param_state(detail::StateReader& in,
+                                                             const Tensor& param) const {
+  const auto& params = param_groups_.at(0).params();
+  EMBER_CHECK(param.is_same(params.at(0)), "LBFGS keeps its state as the first parameter's; '",
+              in.key("n_iter"), "' belongs to another parameter");
+  int64_t n = 0;
+  for (const Tensor& p : params) n += p.numel();
+  auto st = std::make_unique<LBFGSParamState>();
+  st->func_evals(in.integer("func_evals"));
+  st->n_iter(in.integer("n_iter"));
+  st->t(in.real("t"));
+  st->prev_loss(in.real("prev_loss"));
+  if (in.has("d")) st->d(in.tensor("d", param, {n}));
+  // H_diag starts as an int64 1 (as LibTorch's), so it keeps its stored dtype
+  if (in.has("H_diag")) st->H_diag(in.raw("H_diag").to(param.device()).clone());
+  if (in.has("prev_flat_grad")) st->prev_flat_grad(in.tensor("prev_flat_grad", param, {n}));
+  if (in.has("old_dirs")) {
+    const int64_t k = in.raw("old_dirs").dim() == 2 ? in.raw("old_dirs").size(0) : -1;
+    EMBER_CHECK(k >= 0, "'", in.key("old_dirs"), "' has shape ", in.raw("old_dirs").sizes(),
+                ", expected [k, ", n, "]");
+    const Tensor dirs = in.tensor("old_dirs", param, {k, n});
+    const Tensor stps = in.tensor("old_stps", param, {k, n});
+    const Tensor ro = in.tensor("ro", param, {k});
+    for (int64_t i = 0; i < k; ++i) {
+      st->old_dirs().push_back(dirs.select(0, i).clone());
+      st->old_stps().push_back(stps.select(0, i).clone());
+      st->ro().push_back(ro.select(0, i).clone());
+    }
+  }
+  return st;
 }
 
 }  // namespace optim

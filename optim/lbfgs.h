@@ -54,6 +54,13 @@ class LBFGS : public Optimizer {
   // Needs the closure (it re-evaluates the loss); returns the loss of its first evaluation.
   Tensor step(LossClosure closure) override;
 
+ protected:
+  void write_options(const OptimizerOptions& options, detail::StateWriter& out) const override;
+  void read_options(detail::StateReader& in, OptimizerOptions& options) const override;
+  void write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const override;
+  std::unique_ptr<OptimizerParamState> read_param_state(detail::StateReader& in,
+                                                        const Tensor& param) const override;
+
  private:
   void init_max_eval(const LBFGSOptions& defaults);
   Tensor gather_flat_grad();

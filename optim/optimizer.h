@@ -1,20 +1,35 @@
 // The optimizer base, as LibTorch's torch::optim::Optimizer: parameter groups with their own
-// options, per-parameter state keyed by the parameter's TensorImpl, step(closure), zero_grad.
-// Concrete optimizers (sgd.h, adam.h, adamw.h, rmsprop.h, adagrad.h) derive from it.
+// options, per-parameter state keyed by the parameter's TensorImpl, step(closure), zero_grad,
+// and state_dict()/load_state_dict() in PyTorch's layout (state_dict.cpp). Concrete optimizers
+// (sgd.h, adam.h, adamw.h, rmsprop.h, adagrad.h, lbfgs.h) derive from it.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <ember/core/tensor.h>
 #include <ember/nn/arg.h>
+#include <ember/nn/ordered_dict.h>
 
 namespace ember {
 namespace optim {
+
+// An optimizer's or scheduler's state as a flat map of tensors, PyTorch's nested state_dict()
+// with the levels joined by dots (docs/optim.md, "Saving and resuming"):
+// "state.<param index>.<buffer>" and "param_groups.<group>.<option>". ember::save writes it as
+// a safetensors file.
+using StateDict = OrderedDict<std::string, Tensor>;
+
+namespace detail {
+class StateWriter;  // state_dict.h
+class StateReader;
+}  // namespace detail
 
 // Options of a parameter group; each optimizer's options (SGDOptions...) derive from it.
 class OptimizerOptions {
@@ -120,7 +135,29 @@ class Optimizer {
   StateMap& state() noexcept { return state_; }
   const StateMap& state() const noexcept { return state_; }
 
+  // PyTorch's optimizer.state_dict(), flattened: "state.<i>.<name>" for parameter i's buffers
+  // and step count (parameters numbered across the groups in order), and
+  // "param_groups.<g>.<option>" (0-dim tensors; betas a 1-D tensor of two) with
+  // "param_groups.<g>.params" the group's parameter indices. The state tensors are the live
+  // ones (not copies), as PyTorch's.
+  StateDict state_dict() const;
+  // Replaces the groups' options and the state with copies of the dict's (moved to each
+  // parameter's device and dtype). Throws ember::Error naming what differs (group count, a
+  // group's parameter count, a buffer's shape, a missing or unexpected key) and then changes
+  // nothing.
+  void load_state_dict(const StateDict& state_dict);
+  void load_state_dict(const std::map<std::string, Tensor>& state_dict);
+
  protected:
+  // state_dict support, per optimizer (the defaults throw: the optimizer has none). The
+  // writers get the group's options or a parameter's state; read_options fills a copy of the
+  // group's options, read_param_state makes a parameter's state (shapes checked against it).
+  virtual void write_options(const OptimizerOptions& options, detail::StateWriter& out) const;
+  virtual void read_options(detail::StateReader& in, OptimizerOptions& options) const;
+  virtual void write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const;
+  virtual std::unique_ptr<OptimizerParamState> read_param_state(detail::StateReader& in,
+                                                                const Tensor& param) const;
+
   // Runs the closure (if any) with grad mode on.
   static Tensor run_closure(const LossClosure& closure);
 

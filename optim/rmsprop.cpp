@@ -4,6 +4,7 @@
 #include <ember/core/error.h>
 #include <ember/core/grad_mode.h>
 #include <ember/core/native.h>
+#include <ember/optim/state_dict.h>
 
 namespace ember {
 namespace optim {
@@ -74,6 +75,50 @@ Tensor RMSprop::step(LossClosure closure) {
     batch_.finish();
   }
   return loss;
+}
+
+// ---- state dict: PyTorch's RMSprop keys ----
+
+void RMSprop::write_options(const OptimizerOptions& options, detail::StateWriter& out) const {
+  const auto& o = static_cast<const RMSpropOptions&>(options);
+  out.real("lr", o.lr());
+  out.real("momentum", o.momentum());
+  out.real("alpha", o.alpha());
+  out.real("eps", o.eps());
+  out.flag("centered", o.centered());
+  out.real("weight_decay", o.weight_decay());
+  out.flag("maximize", false);
+}
+
+void RMSprop::read_options(detail::StateReader& in, OptimizerOptions& options) const {
+  auto& o = static_cast<RMSpropOptions&>(options);
+  o.lr(in.real("lr"));
+  o.momentum(in.real("momentum"));
+  o.alpha(in.real("alpha"));
+  o.eps(in.real("eps"));
+  o.centered(in.flag("centered"));
+  o.weight_decay(in.real("weight_decay"));
+  in.pytorch_flags();
+  check_options(o);
+}
+
+void RMSprop::write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const {
+  const auto& st = static_cast<const RMSpropParamState&>(state);
+  out.step("step", st.step());
+  out.tensor("square_avg", st.square_avg());
+  out.tensor("momentum_buffer", st.momentum_buffer());
+  out.tensor("grad_avg", st.grad_avg());
+}
+
+std::unique_ptr<OptimizerParamState> RMSprop::read_param_state(detail::StateReader& in,
+                                                               const Tensor& param) const {
+  auto st = std::make_unique<RMSpropParamState>();
+  st->step(in.step("step"));
+  st->square_avg(in.tensor("square_avg", param));
+  // momentum_buffer and grad_avg only with momentum / centered; a later step starts them at 0
+  if (in.has("momentum_buffer")) st->momentum_buffer(in.tensor("momentum_buffer", param));
+  if (in.has("grad_avg")) st->grad_avg(in.tensor("grad_avg", param));
+  return st;
 }
 
 }  // namespace optim

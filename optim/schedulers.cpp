@@ -163,14 +163,7 @@ OneCycleLR::OneCycleLR(Optimizer& optimizer, std::vector<double> max_lrs, int64_
               groups, " parameter groups");
   const double pct = options.pct_start();
   EMBER_CHECK(pct >= 0 && pct <= 1, "OneCycleLR: pct_start must be in [0, 1], got ", pct);
-  const double T = static_cast<double>(total_steps);
-  if (options.three_phase()) {
-    phases_ = {{pct * T - 1, 0, 1, true, false},
-               {2 * pct * T - 2, 1, 0, false, true},
-               {T - 1, 0, 2, true, true}};
-  } else {
-    phases_ = {{pct * T - 1, 0, 1, true, false}, {T - 1, 1, 2, false, true}};
-  }
+  phases_ = make_phases(total_steps, options);
   max_lrs_ = max_lrs;
   for (size_t i = 0; i < groups; ++i) {
     initial_lrs_.push_back(max_lrs[i] / options.div_factor());
@@ -180,6 +173,17 @@ OneCycleLR::OneCycleLR(Optimizer& optimizer, std::vector<double> max_lrs, int64_
   }
   base_lrs_ = initial_lrs_;
   initial_step();
+}
+
+std::vector<OneCycleLR::Phase> OneCycleLR::make_phases(int64_t total_steps,
+                                                       const OneCycleLROptions& options) {
+  const double pct = options.pct_start(), T = static_cast<double>(total_steps);
+  if (options.three_phase()) {
+    return {{pct * T - 1, 0, 1, true, false},
+            {2 * pct * T - 2, 1, 0, false, true},
+            {T - 1, 0, 2, true, true}};
+  }
+  return {{pct * T - 1, 0, 1, true, false}, {T - 1, 1, 2, false, true}};
 }
 
 void OneCycleLR::set_momentum(size_t group, double momentum) {

@@ -1,9 +1,13 @@
 // Learning-rate schedulers, as LibTorch 2.x's torch::optim::LRScheduler family with PyTorch's
 // (chainable) formulas: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LinearLR,
-// OneCycleLR, and ReduceLROnPlateauScheduler (step(metric)). Each writes the groups' lr.
+// OneCycleLR, and ReduceLROnPlateauScheduler (step(metric)). Each writes the groups' lr, and
+// saves and restores its counters with state_dict()/load_state_dict() (scheduler_state.cpp).
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 #include <ember/optim/optimizer.h>
@@ -25,7 +29,20 @@ class LRScheduler {
   const std::vector<double>& get_last_lr() const { return last_lr_; }
   int64_t last_epoch() const { return last_epoch_; }
 
+  // PyTorch's scheduler.state_dict(), flat: "last_epoch", "_step_count" (0-dim int64),
+  // "base_lrs", "_last_lr" (1-D float64, one per group) and the scheduler's own settings
+  // ("step_size", "gamma", ...). The groups' lrs themselves are the optimizer's state.
+  StateDict state_dict() const;
+  // Restores all of them (settings included, as PyTorch's). The group count must match; a
+  // missing or unexpected key throws ember::Error naming it, and then nothing changes.
+  void load_state_dict(const StateDict& state_dict);
+  void load_state_dict(const std::map<std::string, Tensor>& state_dict);
+
  protected:
+  // The scheduler's own entries. read_state reads them all and returns what assigns them (run
+  // once every key was checked); the defaults have none.
+  virtual void write_state(detail::StateWriter& out) const;
+  virtual std::function<void()> read_state(detail::StateReader& in);
   // The learning rates for epoch last_epoch_ (PyTorch's get_lr).
   virtual std::vector<double> get_lrs() = 0;
   std::vector<double> get_current_lrs() const;
@@ -49,6 +66,8 @@ class StepLR : public LRScheduler {
   StepLR(Optimizer& optimizer, unsigned step_size, double gamma = 0.1);
 
  private:
+  void write_state(detail::StateWriter& out) const override;
+  std::function<void()> read_state(detail::StateReader& in) override;
   std::vector<double> get_lrs() override;
   unsigned step_size_;
   double gamma_;
@@ -60,6 +79,8 @@ class MultiStepLR : public LRScheduler {
   MultiStepLR(Optimizer& optimizer, std::vector<int64_t> milestones, double gamma = 0.1);
 
  private:
+  void write_state(detail::StateWriter& out) const override;
+  std::function<void()> read_state(detail::StateReader& in) override;
   std::vector<double> get_lrs() override;
   std::vector<int64_t> milestones_;
   double gamma_;
@@ -71,6 +92,8 @@ class ExponentialLR : public LRScheduler {
   ExponentialLR(Optimizer& optimizer, double gamma);
 
  private:
+  void write_state(detail::StateWriter& out) const override;
+  std::function<void()> read_state(detail::StateReader& in) override;
   std::vector<double> get_lrs() override;
   double gamma_;
 };
@@ -82,6 +105,8 @@ class CosineAnnealingLR : public LRScheduler {
   CosineAnnealingLR(Optimizer& optimizer, int64_t T_max, double eta_min = 0);
 
  private:
+  void write_state(detail::StateWriter& out) const override;
+  std::function<void()> read_state(detail::StateReader& in) override;
   std::vector<double> get_lrs() override;
   int64_t T_max_;
   double eta_min_;
@@ -94,6 +119,8 @@ class LinearLR : public LRScheduler {
            int64_t total_iters = 5);
 
  private:
+  void write_state(detail::StateWriter& out) const override;
+  std::function<void()> read_state(detail::StateReader& in) override;
   std::vector<double> get_lrs() override;
   double start_factor_, end_factor_;
   int64_t total_iters_;
@@ -124,12 +151,15 @@ class OneCycleLR : public LRScheduler {
              OneCycleLROptions options = {});
 
  private:
+  void write_state(detail::StateWriter& out) const override;
+  std::function<void()> read_state(detail::StateReader& in) override;
   struct Phase {
     double end_step;
     // factors selecting the group's initial/max/min lr, and the momentum ends
     int start_lr, end_lr;  // 0 initial, 1 max, 2 min
     bool start_momentum_max, end_momentum_max;
   };
+  static std::vector<Phase> make_phases(int64_t total_steps, const OneCycleLROptions& options);
   std::vector<double> get_lrs() override;
   double anneal(double start, double end, double pct) const;
   void set_momentum(size_t group, double momentum);
@@ -158,6 +188,15 @@ class ReduceLROnPlateauScheduler {
   void step(float metric);
   std::vector<double> get_last_lr() const;
   int64_t last_epoch() const { return last_epoch_; }
+
+  // PyTorch's keys: "best", "num_bad_epochs", "cooldown_counter", "last_epoch", and the
+  // settings "factor", "patience", "cooldown", "threshold", "eps", "min_lrs", "mode" and
+  // "threshold_mode" (the last two as the strings' bytes, uint8). load_state_dict restores
+  // them all; a missing or unexpected key, or a min_lrs count that isn't the group count,
+  // throws ember::Error and then nothing changes.
+  StateDict state_dict() const;
+  void load_state_dict(const StateDict& state_dict);
+  void load_state_dict(const std::map<std::string, Tensor>& state_dict);
 
  private:
   bool is_better(float a) const;

@@ -6,6 +6,7 @@
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
 #include <ember/core/native.h>
+#include <ember/optim/state_dict.h>
 
 namespace ember {
 namespace optim {
@@ -79,6 +80,41 @@ Tensor SGD::step(LossClosure closure) {
     batch_.finish();
   }
   return loss;
+}
+
+// ---- state dict: PyTorch's SGD keys ----
+
+void SGD::write_options(const OptimizerOptions& options, detail::StateWriter& out) const {
+  const auto& o = static_cast<const SGDOptions&>(options);
+  out.real("lr", o.lr());
+  out.real("momentum", o.momentum());
+  out.real("dampening", o.dampening());
+  out.real("weight_decay", o.weight_decay());
+  out.flag("nesterov", o.nesterov());
+  out.flag("maximize", false);
+}
+
+void SGD::read_options(detail::StateReader& in, OptimizerOptions& options) const {
+  auto& o = static_cast<SGDOptions&>(options);
+  o.lr(in.real("lr"));
+  o.momentum(in.real("momentum"));
+  o.dampening(in.real("dampening"));
+  o.weight_decay(in.real("weight_decay"));
+  o.nesterov(in.flag("nesterov"));
+  in.pytorch_flags();
+  check_options(o);
+}
+
+void SGD::write_param_state(const OptimizerParamState& state, detail::StateWriter& out) const {
+  out.tensor("momentum_buffer", static_cast<const SGDParamState&>(state).momentum_buffer());
+}
+
+std::unique_ptr<OptimizerParamState> SGD::read_param_state(detail::StateReader& in,
+                                                           const Tensor& param) const {
+  auto st = std::make_unique<SGDParamState>();
+  // no buffer: the next step starts it from the gradient, as the first step does
+  if (in.has("momentum_buffer")) st->momentum_buffer(in.tensor("momentum_buffer", param));
+  return st;
 }
 
 }  // namespace optim

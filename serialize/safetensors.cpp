@@ -10,9 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <set>
@@ -21,12 +19,18 @@
 
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
+#include <ember/serialize/file_io.h>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "safetensors data is little-endian; ember writes its memory as is");
 
 namespace ember::safetensors {
 namespace {
+
+using serialize_io::errno_text;
+using serialize_io::FdCloser;
+using serialize_io::read_all;
+using serialize_io::write_all;
 
 // The safetensors reference implementation refuses larger headers; so does ember, so that a
 // corrupt length cannot make it allocate gigabytes.
@@ -72,43 +76,6 @@ int dtype_rank(ScalarType dtype) {
       return 6;
     default:
       return 7;  // kInt64
-  }
-}
-
-std::string errno_text() { return std::strerror(errno); }
-
-// Closes fd on scope exit (errors are reported by the explicit close in write_file).
-struct FdCloser {
-  int fd = -1;
-  ~FdCloser() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-void write_all(const char* op, int fd, const void* data, size_t size, const std::string& path) {
-  const char* p = static_cast<const char*>(data);
-  while (size > 0) {
-    // Linux writes at most ~2 GiB per call.
-    const ssize_t n = ::write(fd, p, std::min<size_t>(size, size_t{1} << 30));
-    if (n < 0 && errno == EINTR) continue;
-    EMBER_CHECK(n > 0, op, ": ", path, ": cannot write: ", errno_text());
-    p += n;
-    size -= static_cast<size_t>(n);
-  }
-}
-
-void read_all(const char* op, int fd, void* data, size_t size, uint64_t offset,
-              const std::string& path, const std::string& what) {
-  char* p = static_cast<char*>(data);
-  while (size > 0) {
-    const ssize_t n =
-        ::pread(fd, p, std::min<size_t>(size, size_t{1} << 30), static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    EMBER_CHECK(n >= 0, op, ": ", path, ": cannot read ", what, ": ", errno_text());
-    EMBER_CHECK(n > 0, op, ": ", path, ": the file ended while reading ", what);
-    p += n;
-    size -= static_cast<size_t>(n);
-    offset += static_cast<uint64_t>(n);
   }
 }
 

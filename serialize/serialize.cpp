@@ -1,8 +1,13 @@
 // ember::save / ember::load / ember::load_tensors: tensor maps and modules to and from
-// safetensors files. Modules go through their state dict, so names are PyTorch's and a state
-// dict saved by `safetensors.torch.save_file(model.state_dict(), path)` loads by name.
+// safetensors files (and modules from PyTorch's .pt files). Modules go through their state dict,
+// so names are PyTorch's and `torch.save(model.state_dict(), path)` or
+// `safetensors.torch.save_file(model.state_dict(), path)` loads by name.
 #include <ember/serialize/serialize.h>
 
+#include <set>
+
+#include <ember/optim/optimizer.h>
+#include <ember/serialize/pt_reader.h>
 #include <ember/serialize/safetensors.h>
 
 namespace ember {
@@ -21,6 +26,17 @@ void save(const OrderedDict<std::string, Tensor>& tensors, const std::string& pa
   safetensors::write_file("save", named, metadata, path);
 }
 
+void save(std::initializer_list<std::pair<std::string, Tensor>> tensors, const std::string& path,
+          const TensorMetadata& metadata) {
+  std::set<std::string> names;
+  for (const auto& entry : tensors) {
+    EMBER_CHECK(names.insert(entry.first).second, "save: ", path, ": tensor '", entry.first,
+                "' appears twice");
+  }
+  safetensors::write_file("save", safetensors::NamedTensors(tensors.begin(), tensors.end()),
+                          metadata, path);
+}
+
 std::map<std::string, Tensor> load_tensors(const std::string& path, TensorMetadata* metadata) {
   safetensors::NamedTensors named = safetensors::read_file("load_tensors", path, metadata);
   std::map<std::string, Tensor> result;
@@ -28,15 +44,92 @@ std::map<std::string, Tensor> load_tensors(const std::string& path, TensorMetada
   return result;
 }
 
+// ---- tensors and lists of tensors ----
+
+namespace {
+
+// A safetensors or .pt file's tensors by name (load's reader for either format).
+std::map<std::string, Tensor> read_any(const std::string& path) {
+  if (pt::has_pt_signature(path)) return pt::read_file("load", path);
+  const safetensors::NamedTensors named = safetensors::read_file("load", path, nullptr);
+  return std::map<std::string, Tensor>(named.begin(), named.end());
+}
+
+safetensors::NamedTensors numbered(ArrayRef<Tensor> tensors) {
+  safetensors::NamedTensors named;
+  named.reserve(tensors.size());
+  for (size_t i = 0; i < tensors.size(); ++i) named.emplace_back(std::to_string(i), tensors[i]);
+  return named;
+}
+
+}  // namespace
+
+void save(const Tensor& tensor, const std::string& path, const TensorMetadata& metadata) {
+  safetensors::write_file("save", {{"tensor", tensor}}, metadata, path);
+}
+
+void save(const std::vector<Tensor>& tensors, const std::string& path,
+          const TensorMetadata& metadata) {
+  safetensors::write_file("save", numbered(tensors), metadata, path);
+}
+
+void save(std::initializer_list<Tensor> tensors, const std::string& path,
+          const TensorMetadata& metadata) {
+  safetensors::write_file("save", numbered(ArrayRef<Tensor>(tensors.begin(), tensors.size())),
+                          metadata, path);
+}
+
+void load(Tensor& tensor, const std::string& path) {
+  std::map<std::string, Tensor> tensors = read_any(path);
+  EMBER_CHECK(tensors.size() == 1, "load: ", path, ": expected a file of one tensor, found ",
+              tensors.size());
+  Tensor loaded = std::move(tensors.begin()->second);
+  tensor = loaded.is_contiguous() ? loaded : loaded.contiguous();
+}
+
+void load(std::vector<Tensor>& tensors, const std::string& path) {
+  std::map<std::string, Tensor> loaded = read_any(path);
+  std::vector<Tensor> result(loaded.size());
+  for (auto& [name, tensor] : loaded) {
+    size_t index = 0;
+    bool numeric = !name.empty() && name.size() <= 18 && (name == "0" || name[0] != '0');
+    for (char c : name) numeric = numeric && c >= '0' && c <= '9';
+    if (numeric) index = std::stoull(name);
+    EMBER_CHECK(numeric && index < result.size(), "load: ", path,
+                ": expected a list of tensors named 0 to ", loaded.size() - 1, ", found tensor '",
+                name, "'");
+    result[index] = tensor.is_contiguous() ? std::move(tensor) : tensor.contiguous();
+  }
+  tensors = std::move(result);
+}
+
+// ---- modules ----
+
 void save(const nn::Module& module, const std::string& path, const TensorMetadata& metadata) {
   save(module.state_dict(), path, metadata);
 }
 
 void load(nn::Module& module, const std::string& path) {
+  const std::map<std::string, Tensor> tensors = read_any(path);
+  try {
+    module.load_state_dict(tensors, /*strict=*/true);
+  } catch (const Error& e) {
+    EMBER_THROW("load: ", path, ": ", e.what());
+  }
+}
+
+// ---- optimizers: through the state dict ----
+
+void save(const optim::Optimizer& optimizer, const std::string& path,
+          const TensorMetadata& metadata) {
+  save(optimizer.state_dict(), path, metadata);
+}
+
+void load(optim::Optimizer& optimizer, const std::string& path) {
   const safetensors::NamedTensors named = safetensors::read_file("load", path, nullptr);
   const std::map<std::string, Tensor> tensors(named.begin(), named.end());
   try {
-    module.load_state_dict(tensors, /*strict=*/true);
+    optimizer.load_state_dict(tensors);
   } catch (const Error& e) {
     EMBER_THROW("load: ", path, ": ", e.what());
   }
