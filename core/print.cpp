@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <ember/core/half_bits.h>
 #include <ember/core/recording.h>
 #include <ember/core/tensor.h>
 
@@ -18,38 +19,6 @@ constexpr int kPrecision = 4;
 constexpr int kLineWidth = 80;
 constexpr int64_t kThreshold = 1000;
 constexpr int64_t kEdgeItems = 3;
-
-float half_to_float(uint16_t h) {
-  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
-  uint32_t bits;
-  if (exp == 0) {
-    if (mant == 0) {
-      bits = sign;
-    } else {  // subnormal: renormalize
-      exp = 127 - 15 + 1;
-      while ((mant & 0x400u) == 0) {
-        mant <<= 1;
-        --exp;
-      }
-      bits = sign | (exp << 23) | ((mant & 0x3ffu) << 13);
-    }
-  } else if (exp == 31) {
-    bits = sign | 0x7f800000u | (mant << 13);
-  } else {
-    bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-  }
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-float bfloat16_to_float(uint16_t b) {
-  uint32_t bits = static_cast<uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
 
 std::string format_double(const char* fmt, double v) {
   char buf[64];
@@ -81,9 +50,9 @@ class Printer {
       case kFloat64:
         return *reinterpret_cast<const double*>(p);
       case kFloat16:
-        return half_to_float(*reinterpret_cast<const uint16_t*>(p));
+        return detail::half_to_float(*reinterpret_cast<const uint16_t*>(p));
       case kBFloat16:
-        return bfloat16_to_float(*reinterpret_cast<const uint16_t*>(p));
+        return detail::bfloat16_to_float(*reinterpret_cast<const uint16_t*>(p));
       default:
         return static_cast<double>(as_int(off));
     }

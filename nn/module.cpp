@@ -6,11 +6,15 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <typeinfo>
 #include <unordered_set>
 
+#include <ember/core/functions.h>
+#include <ember/core/half_bits.h>
 #include <ember/core/grad_mode.h>
 
 namespace ember::nn {
@@ -70,6 +74,26 @@ std::string shape_string(IntArrayRef sizes) {
   for (size_t i = 0; i < sizes.size(); ++i) os << (i ? ", " : "") << sizes[i];
   os << "]";
   return os.str();
+}
+
+// A float16 or bfloat16 value's float32 bits, exactly (every such value is a float32 value).
+// A float16 or bfloat16 tensor (any strides, any device) as a new contiguous float32 CPU tensor:
+// the CPU kernels only store those dtypes, so load_state_dict widens them before copy_.
+Tensor widen_half(const Tensor& src) {
+  const Tensor host = src.is_cpu() ? src : src.cpu();
+  Tensor out = empty(host.sizes(), TensorOptions().dtype(kFloat32));
+  float* dst = static_cast<float*>(out.data_ptr());
+  const auto* base = static_cast<const uint16_t*>(host.data_ptr());
+  const int64_t dims = host.dim();
+  std::vector<int64_t> index(dims, 0);
+  for (int64_t i = 0, n = host.numel(); i < n; ++i) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d < dims; ++d) offset += index[d] * host.stride(d);
+    dst[i] = host.dtype() == kBFloat16 ? ember::detail::bfloat16_to_float(base[offset])
+                                       : ember::detail::half_to_float(base[offset]);
+    for (int64_t d = dims - 1; d >= 0 && ++index[d] == host.size(d); --d) index[d] = 0;
+  }
+  return out;
 }
 
 }  // namespace
@@ -246,16 +270,18 @@ OrderedDict<std::string, Tensor> Module::state_dict() const {
   return result;
 }
 
-void Module::load_state_dict(const OrderedDict<std::string, Tensor>& state_dict, bool strict) {
-  load_state_dict_impl([&](const std::string& key) { return state_dict.find(key); },
-                       state_dict.keys(), strict);
+IncompatibleKeys Module::load_state_dict(const OrderedDict<std::string, Tensor>& state_dict,
+                                         bool strict) {
+  return load_state_dict_impl([&](const std::string& key) { return state_dict.find(key); },
+                              state_dict.keys(), strict);
 }
 
-void Module::load_state_dict(const std::map<std::string, Tensor>& state_dict, bool strict) {
+IncompatibleKeys Module::load_state_dict(const std::map<std::string, Tensor>& state_dict,
+                                         bool strict) {
   std::vector<std::string> keys;
   keys.reserve(state_dict.size());
   for (const auto& entry : state_dict) keys.push_back(entry.first);
-  load_state_dict_impl(
+  return load_state_dict_impl(
       [&](const std::string& key) -> const Tensor* {
         auto it = state_dict.find(key);
         return it == state_dict.end() ? nullptr : &it->second;
@@ -263,8 +289,9 @@ void Module::load_state_dict(const std::map<std::string, Tensor>& state_dict, bo
       keys, strict);
 }
 
-void Module::load_state_dict_impl(const std::function<const Tensor*(const std::string&)>& lookup,
-                                  const std::vector<std::string>& keys, bool strict) {
+IncompatibleKeys Module::load_state_dict_impl(
+    const std::function<const Tensor*(const std::string&)>& lookup,
+    const std::vector<std::string>& keys, bool strict) {
   const OrderedDict<std::string, Tensor> own = state_dict();
   std::vector<std::string> missing, unexpected, mismatched;
   std::vector<std::pair<Tensor, const Tensor*>> copies;
@@ -304,7 +331,11 @@ void Module::load_state_dict_impl(const std::function<const Tensor*(const std::s
   }
   // Everything is validated before the first copy, so a failed load leaves the module as it was.
   NoGradGuard no_grad;
-  for (auto& [dst, src] : copies) dst.copy_(*src);
+  for (auto& [dst, src] : copies) {
+    const bool half = src->dtype() == kFloat16 || src->dtype() == kBFloat16;
+    dst.copy_(half && dst.dtype() != src->dtype() ? widen_half(*src) : *src);
+  }
+  return {std::move(missing), std::move(unexpected)};
 }
 
 // ---- printing ----

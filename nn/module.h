@@ -42,6 +42,14 @@ struct ForwardHooks {
 };
 }  // namespace detail
 
+// What a non-strict load_state_dict found (PyTorch's _IncompatibleKeys): the module's keys that
+// the state dict lacked, and the state dict's keys that name nothing in the module, each in order.
+struct IncompatibleKeys {
+  std::vector<std::string> missing_keys;
+  std::vector<std::string> unexpected_keys;
+  bool empty() const { return missing_keys.empty() && unexpected_keys.empty(); }
+};
+
 // Returned by register_forward_(pre_)hook; remove() unregisters the hook (idempotent, and safe
 // after the module is gone).
 class RemovableHandle {
@@ -148,10 +156,16 @@ class Module : public std::enable_shared_from_this<Module> {
   // ---- state dicts ----
   // Parameters and buffers by dotted name, detached (sharing memory with the module).
   OrderedDict<std::string, Tensor> state_dict() const;
-  // Copies values in place (dtype and device converted). Shape mismatches always throw; in
-  // strict mode missing and unexpected keys do too. One Error lists every problem.
-  void load_state_dict(const OrderedDict<std::string, Tensor>& state_dict, bool strict = true);
-  void load_state_dict(const std::map<std::string, Tensor>& state_dict, bool strict = true);
+  // Copies values in place, converted to each parameter's and buffer's own dtype and device (a
+  // float16 or bfloat16 tensor into a float32 module, a CPU tensor into a CUDA one). Shape
+  // mismatches always throw; in strict mode (the default) missing and unexpected keys do too.
+  // One Error lists every problem, and then nothing is changed. Otherwise returns the keys that
+  // were missing from state_dict and those it had that the module lacks (both empty after a
+  // strict load), as PyTorch's load_state_dict returns _IncompatibleKeys.
+  IncompatibleKeys load_state_dict(const OrderedDict<std::string, Tensor>& state_dict,
+                                   bool strict = true);
+  IncompatibleKeys load_state_dict(const std::map<std::string, Tensor>& state_dict,
+                                   bool strict = true);
 
   // ---- printing ----
   // One line about this module alone (children are printed by operator<<).
@@ -170,8 +184,9 @@ class Module : public std::enable_shared_from_this<Module> {
  private:
   friend struct detail::CloneAccess;
   void check_module_name(const char* op, const std::string& name) const;
-  void load_state_dict_impl(const std::function<const Tensor*(const std::string&)>& lookup,
-                            const std::vector<std::string>& keys, bool strict);
+  IncompatibleKeys load_state_dict_impl(
+      const std::function<const Tensor*(const std::string&)>& lookup,
+      const std::vector<std::string>& keys, bool strict);
   void apply_named(const NamedModuleApplyFunction& fn, const std::string& prefix);
   void to_impl(std::optional<Device> device, std::optional<ScalarType> dtype, bool non_blocking);
 

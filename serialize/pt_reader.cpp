@@ -1,5 +1,6 @@
-// ember::load_pt: PyTorch's zip .pt files. data.pkl goes through the restricted unpickler with
-// hooks that allow only tensors' globals; tensors are views of storages read from data/<key>.
+// ember::load_pt: PyTorch's zip .pt files and LibTorch's torch::save archives. data.pkl goes
+// through the restricted unpickler with hooks that allow only tensors' globals and LibTorch's
+// inert __torch__.Module objects; tensors are views of storages read from data/<key>.
 #include <ember/serialize/pt_reader.h>
 
 #include <fcntl.h>
@@ -36,8 +37,22 @@ enum Tag : int {
   kRebuildParameter,
   kStorageClass,
   kStorage,
-  kTensor
+  kTensor,
+  kArchiveClass,  // __torch__.Module: the class of LibTorch's serialize::OutputArchive objects
+  kArchiveObject  // one of its objects: `entries` holds its attributes, set by BUILD
 };
+
+// LibTorch's torch::save writes a TorchScript-style archive whose objects are all of class
+// "Module" in __torch__ or __torch__.___torch_mangle_<N>; their attributes are tensors,
+// numbers, strings and other such objects. The code/ entries that TorchScript would run are
+// never read. A class of any other name is a TorchScript program's (torch.jit.save), refused.
+bool is_archive_class(const std::string& module, const std::string& name) {
+  if (name != "Module") return false;
+  if (module == "__torch__") return true;
+  const std::string mangle = "__torch__.___torch_mangle_";
+  return module.size() > mangle.size() && module.compare(0, mangle.size(), mangle) == 0 &&
+         module.find_first_not_of("0123456789", mangle.size()) == std::string::npos;
+}
 
 struct StorageClass {
   const char* name;
@@ -98,6 +113,8 @@ class TorchHooks : public pickle::Hooks {
       tag = kRebuildTensor;
     } else if (full == "torch._utils._rebuild_parameter") {
       tag = kRebuildParameter;
+    } else if (is_archive_class(module, name)) {
+      tag = kArchiveClass;
     } else if (module == "torch") {
       for (const auto& s : kStorageClasses) {
         if (name == s.name) {
@@ -110,6 +127,9 @@ class TorchHooks : public pickle::Hooks {
                     " tensors have no ember dtype");
       }
     }
+    EMBER_CHECK(tag != 0 || module.compare(0, 9, "__torch__") != 0, where_, "global '", full,
+                "' is a TorchScript program's class (torch.jit.save), which is not read: only "
+                "LibTorch's torch::save archives (objects of class __torch__.Module) load");
     EMBER_CHECK(tag != 0, where_, "global '", full,
                 "' is not allowed: only tensors, state dicts and dicts, lists and tuples of them "
                 "load (torch.load's weights_only set); nothing in the file is ever executed");
@@ -138,7 +158,31 @@ class TorchHooks : public pickle::Hooks {
     }
   }
 
+  Value* new_object(Value* cls, Value* args) override {
+    EMBER_CHECK(cls->tag == kArchiveClass, where_, "global '", cls->text,
+                "' cannot be created (NEWOBJ)");
+    EMBER_CHECK(args->items.empty(), where_, "a ", cls->text, " is created with arguments");
+    Value* object = make(Kind::Object);
+    object->tag = kArchiveObject;
+    object->text = cls->text;
+    return object;
+  }
+
   void build(Value* object, Value* state) override {
+    if (object->kind == Kind::Object && object->tag == kArchiveObject) {
+      // Its attributes, recorded as they are: a dict of str names, set once (`boolean` marks
+      // the object built).
+      EMBER_CHECK(object->boolean == false, where_, "a ", object->text, " is built twice");
+      EMBER_CHECK(state->kind == Kind::Dict, where_, "a ", object->text, "'s state is a ",
+                  pickle::kind_name(state->kind), ", not a dict of attributes");
+      for (const auto& [key, value] : state->entries) {
+        EMBER_CHECK(key->kind == Kind::String, where_, "a ", object->text,
+                    "'s attribute is named by a ", pickle::kind_name(key->kind), ", not a str");
+      }
+      object->entries = state->entries;
+      object->boolean = true;
+      return;
+    }
     // An OrderedDict's attributes (a state dict's _metadata: module versions): ignored.
     EMBER_CHECK(object->kind == Kind::Dict, where_, "BUILD (setting the state of an object) on a ",
                 pickle::kind_name(object->kind), " is not allowed");
@@ -276,6 +320,10 @@ class Flattener {
                 " values (shared ones counted each time they are reached)");
     switch (v->kind) {
       case Kind::Object:
+        if (v->tag == kArchiveObject) {  // a LibTorch archive's object: its attributes
+          for (const auto& [key, value] : v->entries) add(value, join(name, key->text), depth + 1);
+          return;
+        }
         EMBER_CHECK(v->tag == kTensor, where_, "'", name,
                     "' is a bare storage, not a tensor (not supported)");
         EMBER_CHECK(out.emplace(name, v->tensor).second, where_, "the name '", name,
@@ -312,6 +360,126 @@ class Flattener {
   size_t visits_ = 0;
 };
 
+// ---- LibTorch's torch::save(optimizer) archives ----
+// serialize(OutputArchive&, Optimizer&) writes "pytorch_version", "state" (one object per
+// parameter with state, named by its TensorImpl's address as "0x...", holding its buffers and
+// step) and "param_groups" ("param_groups/size", then "param_groups/<g>": "params/size",
+// "params/<k>" the addresses, "options" the group's options). They map onto ember's
+// optimizer state dict: "state.<i>.<name>", "param_groups.<g>.<option>" and
+// "param_groups.<g>.params", the parameters numbered in group order as PyTorch numbers them.
+
+const Value* attribute(const Value* object, const std::string& name) {
+  for (const auto& [key, value] : object->entries) {
+    if (key->text == name) return value;
+  }
+  return nullptr;
+}
+
+// An object's attributes by name, for the lookups of numbered ones ("params/<k>"), so that a
+// hostile archive with millions of them costs time linear in its size.
+std::unordered_map<std::string, const Value*> attributes(const Value* object) {
+  std::unordered_map<std::string, const Value*> out;
+  for (const auto& [key, value] : object->entries) out.emplace(key->text, value);
+  return out;
+}
+
+const Value* find(const std::unordered_map<std::string, const Value*>& map,
+                  const std::string& name) {
+  const auto it = map.find(name);
+  return it == map.end() ? nullptr : it->second;
+}
+
+bool is_archive_object(const Value* v) {
+  return v != nullptr && v->kind == Kind::Object && v->tag == kArchiveObject;
+}
+
+bool is_optimizer_archive(const Value* root) {
+  return is_archive_object(root) && attribute(root, "pytorch_version") != nullptr &&
+         is_archive_object(attribute(root, "state")) &&
+         is_archive_object(attribute(root, "param_groups"));
+}
+
+// A number, flag or tuple of numbers (Adam's betas) as ember's state dicts hold it.
+Tensor option_tensor(const Value* v, const std::string& name, const std::string& where) {
+  switch (v->kind) {
+    case Kind::Float:
+      return tensor(v->real, kFloat64);
+    case Kind::Int:
+      return tensor(v->integer, kInt64);
+    case Kind::Bool:
+      return tensor(v->boolean, kBool);
+    case Kind::Tuple: {
+      std::vector<double> reals;
+      for (const Value* x : v->items) {
+        EMBER_CHECK(x->kind == Kind::Float || x->kind == Kind::Int, where, "optimizer option '",
+                    name, "' is a tuple holding a ", pickle::kind_name(x->kind));
+        reals.push_back(x->kind == Kind::Float ? x->real : double(x->integer));
+      }
+      return tensor(reals, kFloat64);
+    }
+    case Kind::Object:
+      if (v->tag == kTensor) return v->tensor;
+      break;
+    default:
+      break;
+  }
+  EMBER_THROW(where, "optimizer entry '", name, "' is a ", pickle::kind_name(v->kind),
+              ", not a number, flag or tensor");
+}
+
+// LibTorch's "<list>/size" entries: a 0-dim int64 tensor counting the numbered entries.
+void check_count(const Value* size, int64_t count, const std::string& name,
+                 const std::string& where) {
+  if (size == nullptr) return;
+  EMBER_CHECK(size->kind == Kind::Object && size->tag == kTensor && size->tensor.numel() == 1 &&
+                  size->tensor.dtype() == kInt64 && size->tensor.item<int64_t>() == count,
+              where, "'", name, "' does not count the ", count, " entries found");
+}
+
+std::map<std::string, Tensor> optimizer_state(const Value* root, const std::string& where) {
+  std::map<std::string, Tensor> out;
+  std::map<std::string, int64_t> index;  // a parameter's address -> its number
+  const auto groups = attributes(attribute(root, "param_groups"));
+  int64_t g = 0;
+  for (;; ++g) {
+    const Value* group = find(groups, "param_groups/" + std::to_string(g));
+    if (group == nullptr) break;
+    const std::string prefix = "param_groups." + std::to_string(g) + ".";
+    EMBER_CHECK(is_archive_object(group), where, "'", prefix, "' is not an archive object");
+    std::vector<int64_t> numbers;
+    const auto members = attributes(group);
+    for (int64_t k = 0;; ++k) {
+      const Value* id = find(members, "params/" + std::to_string(k));
+      if (id == nullptr) break;
+      EMBER_CHECK(id->kind == Kind::String, where, "'", prefix, "params/", k, "' is a ",
+                  pickle::kind_name(id->kind), ", not a parameter's address");
+      const int64_t number = int64_t(index.size());
+      EMBER_CHECK(index.emplace(id->text, number).second, where, "parameter ", id->text,
+                  " is listed twice in the param groups");
+      numbers.push_back(number);
+    }
+    check_count(find(members, "params/size"), int64_t(numbers.size()), prefix + "params/size",
+                where);
+    out.emplace(prefix + "params", tensor(numbers, kInt64));
+    const Value* options = find(members, "options");
+    EMBER_CHECK(is_archive_object(options), where, "'", prefix, "options' is missing");
+    for (const auto& [key, value] : options->entries)
+      out.emplace(prefix + key->text, option_tensor(value, prefix + key->text, where));
+  }
+  check_count(find(groups, "param_groups/size"), g, "param_groups/size", where);
+  for (const auto& [key, value] : attribute(root, "state")->entries) {
+    const auto found = index.find(key->text);
+    EMBER_CHECK(found != index.end(), where, "the state of parameter ", key->text,
+                " belongs to no param group");
+    EMBER_CHECK(is_archive_object(value), where, "the state of parameter ", key->text, " is a ",
+                pickle::kind_name(value->kind), ", not an archive object");
+    const std::string prefix = "state." + std::to_string(found->second) + ".";
+    for (const auto& [name, entry] : value->entries)
+      out.emplace(prefix + name->text, option_tensor(entry, prefix + name->text, where));
+  }
+  return out;
+}
+
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
   return s;
@@ -340,9 +508,7 @@ std::map<std::string, Tensor> read_file(const char* op, const std::string& path)
   EMBER_CHECK(slash != std::string::npos && slash > 0, where, "entry '", first,
               "' is not under a top folder: not a file written by torch.save");
   const std::string top = first.substr(0, slash);
-  EMBER_CHECK(zip.find(top + "/constants.pkl") == nullptr, where,
-              "a TorchScript archive (torch.jit.save, or LibTorch's torch::save), which "
-              "load_pt does not read yet");
+  // A LibTorch archive's constants.pkl and code/ are TorchScript's, never read.
   const zip::Entry* pkl = zip.find(top + "/data.pkl");
   EMBER_CHECK(pkl != nullptr, where, "no entry '", top,
               "/data.pkl': not a file written by torch.save");
@@ -363,6 +529,7 @@ std::map<std::string, Tensor> read_file(const char* op, const std::string& path)
   pickle::Arena arena(kMaxValues);
   TorchHooks hooks(zip, top, where, arena);
   const Value* root = pickle::unpickle(bytes, arena, hooks, where);
+  if (is_optimizer_archive(root)) return optimizer_state(root, where);
   Flattener flat(where);
   flat.add(root, "", 0);
   return std::move(flat.out);

@@ -159,6 +159,7 @@ void write_file(const char* op, const NamedTensors& tensors, const TensorMetadat
   std::vector<const std::pair<std::string, Tensor>*> order;
   order.reserve(tensors.size());
   for (const auto& entry : tensors) {
+    EMBER_CHECK(!entry.first.empty(), op, ": ", path, ": a tensor has an empty name");
     EMBER_CHECK(entry.first != kMetadataKey, op, ": ", path, ": '", kMetadataKey,
                 "' is reserved for the metadata and cannot name a tensor");
     EMBER_CHECK(entry.second.defined(), op, ": ", path, ": tensor '", entry.first,

@@ -109,10 +109,21 @@ void save(const nn::Module& module, const std::string& path, const TensorMetadat
   save(module.state_dict(), path, metadata);
 }
 
-void load(nn::Module& module, const std::string& path) {
-  const std::map<std::string, Tensor> tensors = read_any(path);
+nn::IncompatibleKeys load(nn::Module& module, const std::string& path, const LoadOptions& options) {
+  std::map<std::string, Tensor> tensors = read_any(path);
+  const std::string& prefix = options.strip_prefix();
+  if (!prefix.empty()) {
+    std::map<std::string, Tensor> stripped;
+    for (auto& [name, tensor] : tensors) {
+      const bool has = name.compare(0, prefix.size(), prefix) == 0;
+      std::string key = has ? name.substr(prefix.size()) : name;
+      EMBER_CHECK(stripped.emplace(key, std::move(tensor)).second, "load: ", path, ": '", name,
+                  "' names '", key, "' once '", prefix, "' is stripped, as another tensor does");
+    }
+    tensors = std::move(stripped);
+  }
   try {
-    module.load_state_dict(tensors, /*strict=*/true);
+    return module.load_state_dict(tensors, options.strict());
   } catch (const Error& e) {
     EMBER_THROW("load: ", path, ": ", e.what());
   }
@@ -126,8 +137,7 @@ void save(const optim::Optimizer& optimizer, const std::string& path,
 }
 
 void load(optim::Optimizer& optimizer, const std::string& path) {
-  const safetensors::NamedTensors named = safetensors::read_file("load", path, nullptr);
-  const std::map<std::string, Tensor> tensors(named.begin(), named.end());
+  const std::map<std::string, Tensor> tensors = read_any(path);
   try {
     optimizer.load_state_dict(tensors);
   } catch (const Error& e) {

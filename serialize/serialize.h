@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <ember/core/tensor.h>
+#include <ember/nn/arg.h>
 #include <ember/nn/holder.h>
 #include <ember/nn/module.h>
 #include <ember/nn/ordered_dict.h>
@@ -72,12 +73,28 @@ std::map<std::string, Tensor> load_pt(const std::string& path);
 // ("fc1.weight", "features.0.bias", "bn.running_mean").
 void save(const nn::Module& module, const std::string& path, const TensorMetadata& metadata = {});
 
-// Copies the file's tensors into the module's parameters and buffers in place (keeping their
-// device and dtype; values are converted as copy_ does), as PyTorch's strict load_state_dict:
-// missing keys, unexpected keys and shape mismatches throw one ember::Error listing all of them,
-// and then nothing is changed. The file is a safetensors file or a PyTorch .pt/.pth file
-// (read as load_pt does), told apart by its first bytes, whatever its name.
-void load(nn::Module& module, const std::string& path);
+// How load(module, path, options) matches the file's names to the module's:
+// LoadOptions().strict(false).strip_prefix("module.").
+struct LoadOptions {
+  // As load_state_dict's strict: when false, missing and unexpected keys are returned instead of
+  // thrown (shape mismatches still throw).
+  EMBER_ARG(bool, strict) = true;
+  // Removed from the front of every file name that starts with it before matching, as PyTorch's
+  // consume_prefix_in_state_dict_if_present: "module." for what DataParallel and
+  // DistributedDataParallel save. Names without it are kept as they are.
+  EMBER_ARG(std::string, strip_prefix);
+};
+
+// Copies the file's tensors into the module's parameters and buffers in place, as PyTorch's
+// load_state_dict: each keeps its device and dtype, and values are converted as copy_ does (a
+// tensor saved from cuda:0 loads into a CPU module, a float16 or bfloat16 one into a float32
+// module). By default strict: missing keys, unexpected keys and shape mismatches throw one
+// ember::Error naming the file and listing all of them, and then nothing is changed. With
+// options.strict(false) only shape mismatches throw, and the keys that did not match are
+// returned (their names after strip_prefix). The file is a safetensors file or a PyTorch
+// .pt/.pth file (read as load_pt does), told apart by its first bytes, whatever its name.
+nn::IncompatibleKeys load(nn::Module& module, const std::string& path,
+                          const LoadOptions& options = LoadOptions());
 
 // std::shared_ptr<Net> and module holders (nn::Linear, nn::Sequential), as in the API's
 // `ember::save(net, "net.safetensors")`.
@@ -93,13 +110,15 @@ void save(const nn::ModuleHolder<M>& module, const std::string& path,
   save(static_cast<const nn::Module&>(*module.ptr()), path, metadata);
 }
 template <class M, class = std::enable_if_t<std::is_base_of_v<nn::Module, M>>>
-void load(const std::shared_ptr<M>& module, const std::string& path) {
+nn::IncompatibleKeys load(const std::shared_ptr<M>& module, const std::string& path,
+                          const LoadOptions& options = LoadOptions()) {
   EMBER_CHECK(module != nullptr, "load: ", path, ": the module is null");
-  load(static_cast<nn::Module&>(*module), path);
+  return load(static_cast<nn::Module&>(*module), path, options);
 }
 template <class M>
-void load(const nn::ModuleHolder<M>& module, const std::string& path) {
-  load(static_cast<nn::Module&>(*module.ptr()), path);
+nn::IncompatibleKeys load(const nn::ModuleHolder<M>& module, const std::string& path,
+                          const LoadOptions& options = LoadOptions()) {
+  return load(static_cast<nn::Module&>(*module.ptr()), path, options);
 }
 
 // ---- tensors and lists of tensors (LibTorch's torch::save(tensor) / torch::load(tensor)) ----
@@ -123,9 +142,10 @@ void load(std::vector<Tensor>& tensors, const std::string& path);
 // ---- optimizers ----
 // LibTorch's torch::save(optimizer, path) / torch::load(optimizer, path): the optimizer's
 // state_dict() (PyTorch's layout, flattened: "state.<i>.<buffer>", "param_groups.<g>.<option>";
-// docs/optim.md) as a safetensors file, saved atomically as above. load throws ember::Error
-// naming the file and what differs (group count, parameter count, a buffer's shape, a missing
-// or unexpected key), and then leaves the optimizer as it was.
+// docs/optim.md) as a safetensors file, saved atomically as above. load also reads the archive
+// LibTorch's torch::save(optimizer, path) writes (SGD, Adam: docs/serialize.md). It throws
+// ember::Error naming the file and what differs (group count, parameter count, a buffer's shape, a
+// missing or unexpected key), and then leaves the optimizer as it was.
 void save(const optim::Optimizer& optimizer, const std::string& path,
           const TensorMetadata& metadata = {});
 void load(optim::Optimizer& optimizer, const std::string& path);

@@ -19,7 +19,6 @@ struct OpName {
 constexpr OpName kRefused[] = {
     {'i', "INST"},
     {'o', "OBJ"},
-    {0x81, "NEWOBJ"},
     {0x92, "NEWOBJ_EX"},
     {'I', "INT"},
     {'L', "LONG"},
@@ -136,6 +135,16 @@ class Reader {
     if (list->kind != Kind::List)
       fail(std::string("APPEND(S) on a ") + kind_name(list->kind) + ", not a list");
     list->items.insert(list->items.end(), items.begin(), items.end());
+  }
+  // REDUCE's and NEWOBJ's operands: a global (the callable or class) and a tuple of arguments.
+  std::pair<Value*, Value*> pop_global_and_args(const char* op) {
+    Value* args = pop();
+    Value* callable = pop();
+    if (callable->kind != Kind::Global)
+      fail(std::string(op) + " calls a " + kind_name(callable->kind) + ", not a global");
+    if (args->kind != Kind::Tuple)
+      fail(std::string(op) + "'s arguments are a " + kind_name(args->kind) + ", not a tuple");
+    return {callable, args};
   }
   void global(const std::string& module, const std::string& name) {
     push(hooks_.find_global(module, name));
@@ -282,13 +291,13 @@ Value* Reader::run() {
         push(hooks_.persistent_load(pop()));
         break;
       case 'R': {  // REDUCE
-        Value* args = pop();
-        Value* callable = pop();
-        if (callable->kind != Kind::Global)
-          fail(std::string("REDUCE calls a ") + kind_name(callable->kind) + ", not a global");
-        if (args->kind != Kind::Tuple)
-          fail(std::string("REDUCE's arguments are a ") + kind_name(args->kind) + ", not a tuple");
+        const auto [callable, args] = pop_global_and_args("REDUCE");
         push(hooks_.reduce(callable, args));
+        break;
+      }
+      case 0x81: {  // NEWOBJ: cls.__new__(cls, *args), given to the hooks to allow or refuse
+        const auto [cls, args] = pop_global_and_args("NEWOBJ");
+        push(hooks_.new_object(cls, args));
         break;
       }
       case 'b': {  // BUILD

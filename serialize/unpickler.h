@@ -1,5 +1,5 @@
 // A strict, restricted reader of Python pickles (protocols 2 to 5) into plain values; globals,
-// REDUCE, BUILD and persistent ids go to hooks that allow what they know. Nothing is executed.
+// NEWOBJ, REDUCE, BUILD and persistent ids go to hooks that allow what they know. Nothing runs.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +51,8 @@ class Hooks {
   virtual Value* find_global(const std::string& module, const std::string& name) = 0;
   // REDUCE: callable(*args), where callable came from find_global.
   virtual Value* reduce(Value* callable, Value* args) = 0;
+  // NEWOBJ: an object of class `cls` (from find_global) created without running anything.
+  virtual Value* new_object(Value* cls, Value* args) = 0;
   // BUILD: sets `state` on `object` (an allowed case) or refuses.
   virtual void build(Value* object, Value* state) = 0;
   // BINPERSID: the object a persistent id stands for.

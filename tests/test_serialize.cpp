@@ -20,6 +20,7 @@
 namespace {
 
 using namespace ember;
+using serialize_test::expect_error;
 using serialize_test::expect_identical;
 using serialize_test::read_bytes;
 using serialize_test::ScratchDir;
@@ -78,6 +79,19 @@ TEST(Serialize, Metadata) {
   load_tensors(dir.file("n.safetensors"), &read);
   EXPECT_TRUE(read.empty());
   EXPECT_EQ(read_bytes(dir.file("n.safetensors")).find("__metadata__"), std::string::npos);
+}
+
+// PyTorch's safetensors refuses an empty tensor name; so does ember, and the old file stays.
+TEST(Serialize, RefusesAnEmptyName) {
+  ScratchDir dir;
+  const std::string path = dir.file("e.safetensors");
+  save(std::map<std::string, Tensor>{{"x", ones({2})}}, path);
+  const std::string old = read_bytes(path);
+  expect_error([&] { save(std::map<std::string, Tensor>{{"", ones({2})}}, path); },
+               {"save", path, "empty name"});
+  expect_error([&] { save({{"x", ones({1})}, {"", zeros({1})}}, path); }, {path, "empty name"});
+  EXPECT_EQ(read_bytes(path), old);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"e.safetensors"});
 }
 
 // The spec byte for byte: length, header (compact JSON, metadata first, tensors by descending

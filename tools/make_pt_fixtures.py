@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # Writes tests/data/pt/*.pt for tests/test_serialize_pt.cpp: torch.save's files of arange-based
-# values (the test computes them without PyTorch), plus hostile and damaged ones.
+# values (the test computes them without PyTorch), plus hostile and damaged ones; and for
+# tests/test_serialize_pt_models.cpp small seeded MLP and CNN state dicts with inputs and logits.
 """Usage: python3 tools/make_pt_fixtures.py [OUT_DIR]   (default: tests/data/pt)
 
 Needs PyTorch >= 1.6 (the committed files were made with Debian's python3-torch 1.13.1). Files
@@ -38,6 +39,69 @@ def linear_bn_state_dict():
         net[1].running_var.copy_(1 + torch.arange(4.0))
         net[1].num_batches_tracked.fill_(7)
     return net.state_dict()
+
+
+# Models of examples/mlp.cpp and examples/cnn.cpp (--bn) with the same layer names and layout
+# but smaller widths, so that the committed files stay small (tens of KB, not MB): the MLP is
+# 784 -> 16 -> 12 -> 10 (the example's is 784 -> 512 -> 256 -> 10); the CNN has 4 and 8
+# channels and a hidden width of 16 (the example's 32, 64 and 128). Weights are PyTorch's
+# default initialization under a fixed seed; BatchNorm's running statistics, affine parameters
+# and num_batches_tracked are set to seeded random values, so that eval mode uses them.
+class MLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(784, 16)
+        self.fc2 = torch.nn.Linear(16, 12)
+        self.fc3 = torch.nn.Linear(12, 10)
+
+    def forward(self, x):
+        return self.fc3(torch.relu(self.fc2(torch.relu(self.fc1(x)))))
+
+
+class CNN(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(1, 4, 3, padding=1)
+        self.conv2 = torch.nn.Conv2d(4, 8, 3, padding=1)
+        self.bn1 = torch.nn.BatchNorm2d(4)
+        self.bn2 = torch.nn.BatchNorm2d(8)
+        self.pool = torch.nn.MaxPool2d(2)
+        self.fc1 = torch.nn.Linear(8 * 7 * 7, 16)
+        self.fc2 = torch.nn.Linear(16, 10)
+
+    def forward(self, x):  # [N, 1, 28, 28] -> [N, 10]
+        x = self.pool(torch.relu(self.bn1(self.conv1(x))))
+        x = self.pool(torch.relu(self.bn2(self.conv2(x))))
+        x = torch.relu(self.fc1(x.flatten(1)))
+        return self.fc2(x)
+
+
+def save_model_and_logits(net, inputs, name):
+    """Writes NAME.pt (the state dict) and NAME_io.pt ({"input", "logits"}: eval-mode logits)."""
+    net.eval()
+    torch.save(net.state_dict(), path(name + ".pt"))
+    with torch.no_grad():
+        logits = net(inputs)
+    torch.save({"input": inputs, "logits": logits}, path(name + "_io.pt"))
+
+
+def save_models():
+    torch.manual_seed(15)
+    save_model_and_logits(MLP(), torch.rand(4, 784), "mlp")
+    cnn = CNN()
+    with torch.no_grad():
+        for bn in (cnn.bn1, cnn.bn2):
+            bn.weight.uniform_(0.5, 1.5)
+            bn.bias.uniform_(-0.5, 0.5)
+            bn.running_mean.uniform_(-0.2, 0.2)
+            bn.running_var.uniform_(0.5, 2.0)
+            bn.num_batches_tracked.fill_(100)
+    save_model_and_logits(cnn, torch.rand(4, 1, 28, 28), "cnn_bn")
+    # A Linear(3, 2)'s state dict in half precision: values that float16 and bfloat16 hold
+    # exactly (weight = arange(6)/4 - 1 as (2, 3), bias = (0.5, -1.5)), for a float32 module.
+    linear = {"weight": torch.arange(6.0).reshape(2, 3) / 4 - 1, "bias": torch.tensor([0.5, -1.5])}
+    torch.save({k: v.half() for k, v in linear.items()}, path("linear_f16.pt"))
+    torch.save({k: v.bfloat16() for k, v in linear.items()}, path("linear_bf16.pt"))
 
 
 def rewrite(src, dst, change=None, extra=None, compression=zipfile.ZIP_STORED):
@@ -131,6 +195,7 @@ def main():
     torch.save({"int8": torch.tensor([1, -1], dtype=torch.int8)}, path("int8.pt"))
 
     torch.jit.save(torch.jit.script(torch.nn.Linear(2, 2)), path("torchscript.pt"))
+    save_models()
 
     # Hostile and damaged files, rewritten from tensor.pt (a (2, 3) view of a 6-float storage).
     tensor_pt = path("tensor.pt")
@@ -143,6 +208,9 @@ def main():
     rewrite(path("linear_bn.pt"), path("deflated.pt"), compression=zipfile.ZIP_DEFLATED)
     # The storage's location as saved from a GPU.
     rewrite(tensor_pt, path("cuda_location.pt"),
+            change={"data.pkl": replace(b"X\x03\x00\x00\x00cpu", b"X\x06\x00\x00\x00cuda:0")})
+    # A whole state dict as saved from a GPU: every storage's location is cuda:0.
+    rewrite(path("linear_bn.pt"), path("linear_bn_cuda.pt"),
             change={"data.pkl": replace(b"X\x03\x00\x00\x00cpu", b"X\x06\x00\x00\x00cuda:0")})
     # size (3, 3) with stride (3, 1): reaches element 8 of 6.
     rewrite(tensor_pt, path("view_outside_storage.pt"),
