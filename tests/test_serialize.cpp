@@ -87,8 +87,11 @@ TEST(Serialize, RefusesAnEmptyName) {
   const std::string path = dir.file("e.safetensors");
   save(std::map<std::string, Tensor>{{"x", ones({2})}}, path);
   const std::string old = read_bytes(path);
-  expect_error([&] { save(std::map<std::string, Tensor>{{"", ones({2})}}, path); },
-               {"save", path, "empty name"});
+  expect_error(
+      [&] {
+        save(std::map<std::string, Tensor>{{"", ones({2})}}, path);
+      },
+      {"save", path, "empty name"});
   expect_error([&] { save({{"x", ones({1})}, {"", zeros({1})}}, path); }, {path, "empty name"});
   EXPECT_EQ(read_bytes(path), old);
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"e.safetensors"});
