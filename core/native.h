@@ -42,7 +42,8 @@ void cross_entropy_backward(const Tensor& grad_input, const Tensor& grad_out, co
                             const Tensor& aux, const CrossEntropyArgs& args);
 
 // t.index({index}) for a 1-D int64 index on t's device with values in [-n, n), n = t's first
-// size (checked here for CPU tensors, by the kernel on CUDA); negatives count from the end.
+// size (the caller checks CPU values, as linear_index does with the indexed dim's name; the
+// kernel checks CUDA's); negatives count from the end.
 // [index's size, t's other sizes...]; unrecorded (advanced indexing records IndexBackward0).
 Tensor index_rows(const Tensor& t, const Tensor& index);
 // grad_out where result > 0, else 0 (float tensors of one shape and dtype); a new tensor.

@@ -180,15 +180,6 @@ Tensor native::index_rows(const Tensor& t, const Tensor& index) {
   EMBER_CHECK(t.dim() >= 1 && index.dim() == 1 && index.dtype() == kInt64, name,
               ": index_rows takes a tensor of at least one dim and a 1-D int64 index, got ",
               t.sizes(), " and ", index.sizes(), " ", index.dtype());
-  const int64_t size = t.sizes()[0];
-  if (index.is_cpu()) {
-    const Tensor c = index.contiguous();
-    const int64_t* p = c.data_ptr<int64_t>();
-    for (int64_t i = 0; i < c.numel(); ++i) {
-      EMBER_CHECK(p[i] >= -size && p[i] < size, name, ": index ", p[i],
-                  " is out of bounds for dimension 0 with size ", size);
-    }
-  }
   DimVector shape(t.sizes());
   shape[0] = index.numel();
   Tensor out = empty_on(shape, t.dtype(), t.device());
