@@ -19,7 +19,9 @@
 
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
+#include <ember/core/checks.h>
 #include <ember/serialize/file_io.h>
+#include <ember/serialize/mapped_file.h>
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "safetensors data is little-endian; ember writes its memory as is");
@@ -29,6 +31,7 @@ namespace {
 
 using serialize_io::errno_text;
 using serialize_io::FdCloser;
+using serialize_io::MappedFile;
 using serialize_io::read_all;
 using serialize_io::write_all;
 
@@ -36,6 +39,8 @@ using serialize_io::write_all;
 // corrupt length cannot make it allocate gigabytes.
 constexpr uint64_t kMaxHeaderSize = 100'000'000;
 constexpr const char* kMetadataKey = "__metadata__";
+// Files with at least this many bytes of tensor data load by mapping (read_file).
+constexpr uint64_t kMapBytes = uint64_t(1) << 20;
 
 struct DtypeName {
   const char* name;
@@ -328,14 +333,24 @@ NamedTensors read_file(const char* op, const std::string& path, TensorMetadata* 
   EMBER_CHECK(covered == buffer_size, op, ": ", path, ": the tensors cover ", covered,
               " bytes but the data buffer has ", buffer_size);
 
+  // A large file is mapped copy-on-write and its tensors point into the mapping: no copy, and
+  // pages come from the page cache on first touch. Small files, tensors whose offset does not
+  // suit their dtype, and systems that refuse the mapping read into fresh memory.
+  std::shared_ptr<MappedFile> mapped =
+      buffer_size >= kMapBytes ? MappedFile::map(file.fd, file_size) : nullptr;
   NamedTensors result;
   result.reserve(entries.size());
   for (const Parsed& p : entries) {
-    Tensor t = empty(p.shape, TensorOptions().dtype(p.dtype));
     const size_t nbytes = p.end - p.begin;
-    if (nbytes > 0) {
-      read_all(op, file.fd, t.data_ptr(), nbytes, data_start + p.begin, path,
-               "tensor '" + p.name + "'");
+    const uint64_t offset = data_start + p.begin;
+    Tensor t;
+    if (mapped && nbytes > 0 && offset % element_size(p.dtype) == 0) {
+      t = Tensor(std::make_shared<TensorImpl>(mapped->storage(offset, nbytes), p.dtype, p.shape,
+                                              contiguous_strides(p.shape), 0));
+    } else {
+      t = empty(p.shape, TensorOptions().dtype(p.dtype));
+      if (nbytes > 0)
+        read_all(op, file.fd, t.data_ptr(), nbytes, offset, path, "tensor '" + p.name + "'");
     }
     if (p.dtype == kBool) {
       // A bool byte other than 0 or 1 would be undefined behaviour in C++.

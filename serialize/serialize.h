@@ -47,7 +47,11 @@ void save(std::initializer_list<std::pair<std::string, Tensor>> tensors, const s
 // Reads every tensor of a safetensors file into new contiguous CPU tensors. The file is checked
 // whole (header length, JSON, dtypes, shapes, offsets, duplicate names) and a bad one throws
 // ember::Error naming the file and the tensor. `metadata`, when given, receives the header's
-// "__metadata__" (empty when the file has none).
+// "__metadata__" (empty when the file has none). A file with >= 1 MiB of tensor data is mapped
+// copy-on-write, as PyTorch's safetensors loader does (docs/serialize.md, "Large files"): no
+// copy is made, pages are read on first touch, and writing to a loaded tensor never changes the
+// file; the file must not be truncated or rewritten in place while its tensors live (save
+// replaces files by renaming, which is safe).
 std::map<std::string, Tensor> load_tensors(const std::string& path,
                                            TensorMetadata* metadata = nullptr);
 

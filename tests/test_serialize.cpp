@@ -68,6 +68,47 @@ TEST(Serialize, RoundTripEveryDtypeShapeAndLayout) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"t.safetensors"});
 }
 
+// Files with >= 1 MiB of tensor data load by mapping the file copy-on-write (the mapping shows in
+// /proc/self/maps): the values are the file's, writes to a loaded tensor never reach the file,
+// and loaded tensors outlive the file being replaced (save renames) or removed. A tensor whose
+// offset does not suit its dtype (after a 3-byte bool tensor) is read into fresh memory
+// instead: the same values either way.
+TEST(Serialize, LargeFilesLoadMappedCopyOnWrite) {
+  ScratchDir dir;
+  manual_seed(3);
+  std::map<std::string, Tensor> original;
+  original["a_big"] = randn({512, 1024});  // 2 MiB at offset 0 of the data: mapped
+  original["b_flags"] = tensor<bool>({true, false, true}, TensorOptions());
+  original["c_ids"] = arange(0, 300000, TensorOptions().dtype(kInt64));  // at 2 MiB + 3: read
+  const std::string path = dir.file("big.safetensors");
+  save(original, path);
+  const std::string bytes_before = read_bytes(path);
+
+  auto loaded = load_tensors(path);
+  EXPECT_THAT(read_bytes("/proc/self/maps"), ::testing::HasSubstr(path));
+  for (const auto& [name, t] : original) expect_identical(loaded.at(name), t, name);
+  loaded.at("c_ids").mul_(2);
+  loaded.at("a_big").zero_();
+  EXPECT_EQ(read_bytes(path), bytes_before);
+  EXPECT_TRUE(equal(loaded.at("c_ids"), original.at("c_ids") * 2));
+  auto again = load_tensors(path);
+  for (const auto& [name, t] : original) expect_identical(again.at(name), t, name);
+
+  // Replacing and removing the file leaves the loaded tensors as they were.
+  save(std::map<std::string, Tensor>{{"c_ids", zeros({300000}, kInt64)}}, path);
+  expect_identical(again.at("c_ids"), original.at("c_ids"), "after replacing the file");
+  std::remove(path.c_str());
+  expect_identical(again.at("a_big"), original.at("a_big"), "after removing the file");
+  // A view keeps the mapping alive; the last one unmaps it.
+  Tensor kept = again.at("a_big").slice(0, 10, 20);
+  again.clear();
+  loaded.clear();
+  EXPECT_THAT(read_bytes("/proc/self/maps"), ::testing::HasSubstr(path));
+  expect_identical(kept, original.at("a_big").slice(0, 10, 20), "a view of a mapped tensor");
+  kept = Tensor();
+  EXPECT_THAT(read_bytes("/proc/self/maps"), ::testing::Not(::testing::HasSubstr(path)));
+}
+
 TEST(Serialize, Metadata) {
   ScratchDir dir;
   const TensorMetadata meta{{"format", "pt"}, {"note", "ünïcode \"quoted\""}};
