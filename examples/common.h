@@ -1,11 +1,13 @@
-// --save/--resume and Ctrl-C for the training examples (mlp, cnn): a SIGINT handler that only
-// sets a flag, the epoch's batch order as checkpoint state, and the options checked on resume.
+// --save/--resume, Ctrl-C and --weights/--export for the training examples (mlp, cnn): a SIGINT
+// handler that sets a flag, the batch order as checkpoint state, and the model's weights alone.
 #pragma once
 
 #include <ember/ember.h>
 
 #include <signal.h>
 
+#include <CLI/CLI.hpp>
+#include <cmath>
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -84,6 +86,55 @@ OptionText shared_options(const Options& opt, const std::string& program, const 
           {"seed", std::to_string(opt.seed)},
           {"normalize", opt.normalize ? "true" : "false"},
           {"device", device}};
+}
+
+// ---- the model's weights alone (--weights, --export) ----
+// --weights: the model's parameters and buffers from a safetensors file or a PyTorch .pt state
+// dict (torch.save(model.state_dict(), path)), told apart by their first bytes; strict, as
+// load_state_dict(strict=True): a missing, unexpected or misshapen key throws and loads nothing.
+inline void load_weights(ember::nn::Module& model, const std::string& path) {
+  ember::load(model, path);
+  std::printf("weights loaded from %s\n", path.c_str());
+}
+
+// --export: the model's state dict as one plain safetensors file. The examples' modules are
+// named as the same model written in PyTorch (self.fc1, self.conv1, self.bn1, ...), so it loads
+// there with model.load_state_dict(..., strict=True) as it is (tools/pytorch_roundtrip.py).
+inline void export_weights(const ember::nn::Module& model, const std::string& path) {
+  ember::save(model, path);
+  std::printf("weights exported to %s\n", path.c_str());
+}
+
+// --epochs 0: reports the test loss and accuracy of the model as it is (loaded by --weights or
+// --resume, or freshly initialized) as epoch 0, printed and written to --metrics (no training:
+// its train loss is NaN, null in the JSON line, and its times 0). Returns the record.
+inline EpochRecord report_evaluation(const std::pair<double, double>& test_loss_acc,
+                                     MetricsFile& metrics) {
+  const auto [test_loss, test_acc] = test_loss_acc;
+  const EpochRecord r{0, std::nan(""), test_loss, test_acc, 0, 0};
+  metrics.write(r);
+  std::printf("no training (--epochs 0): test loss %.4f, test accuracy %.2f%%\n", test_loss,
+              100 * test_acc);
+  std::fflush(stdout);
+  return r;
+}
+
+// --save, --resume, --weights and --export, as mlp and cnn take them (their Options name them
+// alike). --weights and --resume exclude each other: a checkpoint holds the model already.
+template <class Options>
+void add_save_load_options(CLI::App& app, Options& opt) {
+  app.add_option("--save", opt.save,
+                 "save a checkpoint to this file after every epoch and on Ctrl-C (then exit 130)");
+  CLI::Option* resume =
+      app.add_option("--resume", opt.resume,
+                     "continue training from this checkpoint (the same path as --save is fine)");
+  app.add_option("--weights", opt.weights,
+                 "start from the model's weights in this safetensors or PyTorch .pt state dict "
+                 "(with --epochs 0: evaluate them)")
+      ->excludes(resume);
+  app.add_option("--export", opt.export_file,
+                 "after training, write the model's weights to this safetensors file "
+                 "(PyTorch's state-dict names)");
 }
 
 // ---- the checkpoint ----

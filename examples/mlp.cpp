@@ -48,6 +48,8 @@ struct Options {
   std::string metrics, plot;
   bool normalize = true;     // to the training set's mean and std; else pixels in [0, 1]
   std::string save, resume;  // checkpoint paths
+  std::string weights;       // the model's weights to start from (safetensors or .pt)
+  std::string export_file;   // the model's weights after training (safetensors)
 };
 
 // Images as normalized float rows [N, 784] and labels [N], on the device.
@@ -98,6 +100,7 @@ int run(const Options& opt) {
 
   MLP net;
   net->to(device);
+  if (!opt.weights.empty()) examples::load_weights(*net, opt.weights);
   std::unique_ptr<optim::Optimizer> optimizer;
   const double lr = opt.lr > 0 ? opt.lr : opt.optimizer == "sgd" ? 0.05 : 1e-3;
   if (opt.optimizer == "sgd") {
@@ -179,11 +182,16 @@ int run(const Options& opt) {
     if (examples::interrupted() && epoch < opt.epochs)  // Ctrl-C during the evaluation
       return checkpoint.stop(bar, epoch, 0);
   }
+  if (opt.epochs == 0) records.push_back(examples::report_evaluation(evaluate(net, test), metrics));
   if (!opt.plot.empty()) {
     examples::plot_curves(records, opt.plot, "mlp 784-512-256-10, Fashion-MNIST, " + device_name);
     std::printf("curves written to %s\n", opt.plot.c_str());
   }
 
+  if (!opt.export_file.empty()) examples::export_weights(*net, opt.export_file);
+
+  const double test_acc = records.empty() ? evaluate(net, test).second  // resumed, nothing left
+                                          : records.back().test_acc;
   nlohmann::json result = {{"model", "mlp-784-512-256-10"},
                            {"device", device_name},
                            {"epochs", opt.epochs},
@@ -191,8 +199,8 @@ int run(const Options& opt) {
                            {"optimizer", opt.optimizer},
                            {"train_samples_per_s", steady_s > 0 ? steady_samples / steady_s : 0.0},
                            {"epoch_s_steady", steady_epochs > 0 ? steady_s / steady_epochs : 0.0},
-                           {"test_acc", records.empty() ? evaluate(net, test).second  // resumed
-                                                        : records.back().test_acc},
+                           {"test_acc", test_acc},
+                           {"test_correct", std::lround(test_acc * test.size())},
                            {"wall_s", seconds_since(wall0)}};
   std::cout << result.dump() << std::endl;
   return 0;
@@ -205,7 +213,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--device", opt.device, "cpu, cuda or cuda:N (default: cuda when available)")
       ->check(CLI::IsMember({"cpu", "cuda", "cuda:0", "cuda:1", "cuda:2", "cuda:3"}));
-  app.add_option("--epochs", opt.epochs, "training epochs")->capture_default_str();
+  app.add_option("--epochs", opt.epochs, "training epochs (0: only evaluate the model)")
+      ->capture_default_str();
   app.add_option("--batch-size", opt.batch_size, "samples per step")->capture_default_str();
   app.add_option("--lr", opt.lr, "learning rate (default 0.05 for sgd, 0.001 for adam)");
   app.add_option("--optimizer", opt.optimizer, "sgd (momentum 0.9) or adam")
@@ -220,13 +229,10 @@ int main(int argc, char** argv) {
                "feed pixels in [0, 1] instead of normalizing to mean 0.2860, std 0.3530");
   app.add_option("--metrics", opt.metrics, "write one JSON line per epoch to this file");
   app.add_option("--plot", opt.plot, "draw loss and accuracy curves into this PNG (gnuplot)");
-  app.add_option("--save", opt.save,
-                 "save a checkpoint to this file after every epoch and on Ctrl-C (then exit 130)");
-  app.add_option("--resume", opt.resume,
-                 "continue training from this checkpoint (the same path as --save is fine)");
+  examples::add_save_load_options(app, opt);  // --save, --resume, --weights, --export
   CLI11_PARSE(app, argc, argv);
-  if (opt.epochs < 1 || opt.batch_size < 1) {
-    std::cerr << "mlp: --epochs and --batch-size must be at least 1\n";
+  if (opt.epochs < 0 || opt.batch_size < 1) {
+    std::cerr << "mlp: --epochs must be at least 0 and --batch-size at least 1\n";
     return 2;
   }
   try {
