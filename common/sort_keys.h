@@ -1,5 +1,6 @@
 // Order-preserving unsigned keys of the sortable dtypes, shared by the CPU and CUDA sorts: keys
 // compare as the values do, NaN (any NaN) is the largest key and -0.0 equals +0.0 (PyTorch's).
+// 32-bit keys also decode back to their values (decode), but for zero's and NaN's.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,14 @@ struct SortKey<float> {
     return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
   }
   static EMBER_HOST_DEVICE bool is_nan(Bits k) { return k == 0xFFFFFFFFu; }
+  // The value of key k into *x, unless k is zero's or NaN's key (false), whose sign or payload
+  // the key lost: the caller reads those from the input.
+  static EMBER_HOST_DEVICE bool decode(Bits k, float* x) {
+    if (k == 0x80000000u || k == 0xFFFFFFFFu) return false;
+    const Bits u = (k & 0x80000000u) ? (k & 0x7FFFFFFFu) : ~k;
+    memcpy(x, &u, sizeof u);
+    return true;
+  }
 };
 
 template <>
@@ -44,6 +53,10 @@ struct SortKey<int32_t> {
   using Bits = uint32_t;
   static EMBER_HOST_DEVICE Bits of(int32_t x) { return uint32_t(x) ^ 0x80000000u; }
   static EMBER_HOST_DEVICE bool is_nan(Bits) { return false; }
+  static EMBER_HOST_DEVICE bool decode(Bits k, int32_t* x) {
+    *x = int32_t(k ^ 0x80000000u);
+    return true;
+  }
 };
 
 template <>
@@ -58,6 +71,10 @@ struct SortKey<uint8_t> {
   using Bits = uint32_t;
   static EMBER_HOST_DEVICE Bits of(uint8_t x) { return x; }
   static EMBER_HOST_DEVICE bool is_nan(Bits) { return false; }
+  static EMBER_HOST_DEVICE bool decode(Bits k, uint8_t* x) {
+    *x = uint8_t(k);
+    return true;
+  }
 };
 
 template <>
@@ -65,6 +82,10 @@ struct SortKey<bool> {
   using Bits = uint32_t;
   static EMBER_HOST_DEVICE Bits of(bool x) { return x ? 1u : 0u; }
   static EMBER_HOST_DEVICE bool is_nan(Bits) { return false; }
+  static EMBER_HOST_DEVICE bool decode(Bits k, bool* x) {
+    *x = k != 0;
+    return true;
+  }
 };
 
 // The key in the requested direction: descending keys are complemented (NaN first, equal values

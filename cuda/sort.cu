@@ -125,6 +125,7 @@ __global__ void make_words(const T* x, int64_t n, bool descending, uint64_t* wor
   }
 }
 
+// The sorted words of one row, in one of two buffers (CUB's double buffer: no copy back).
 template <class T>
 Tensor sorted_words(const Tensor& in, bool descending) {
   const int64_t n = in.size(1);
@@ -135,13 +136,31 @@ Tensor sorted_words(const Tensor& in, bool descending) {
   make_words<<<grid_blocks(n, kThreads, kMaxBlocks), kThreads, 0, stream>>>(
       in.data_ptr<T>(), n, descending, ptr<uint64_t>(a));
   EMBER_CUDA_CHECK_LAUNCH();
+  cub::DoubleBuffer<uint64_t> words(ptr<uint64_t>(a), ptr<uint64_t>(b));
   size_t bytes = 0;
-  EMBER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, ptr<uint64_t>(a),
-                                                  ptr<uint64_t>(b), n, 32, end_bit, stream));
+  EMBER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, words, n, 32, end_bit, stream));
   Tensor temp = scratch(static_cast<int64_t>(bytes), device);
-  EMBER_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(ptr<void>(temp), bytes, ptr<uint64_t>(a),
-                                                  ptr<uint64_t>(b), n, 32, end_bit, stream));
-  return b;
+  EMBER_CUDA_CHECK(
+      cub::DeviceRadixSort::SortKeys(ptr<void>(temp), bytes, words, n, 32, end_bit, stream));
+  return words.Current() == ptr<uint64_t>(a) ? a : b;
+}
+
+// values/indices [1, k] from the first k sorted words of one row: each value decodes from its
+// key (a coalesced pass instead of a gather), but for zeros and NaNs, read from x.
+template <class T>
+__global__ void take_words_of_row(const T* x, const uint64_t* words, int64_t k, bool descending,
+                                  T* vals, int64_t* idx) {
+  using Bits = typename SortKey<T>::Bits;
+  for (int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; j < k;
+       j += int64_t(gridDim.x) * blockDim.x) {
+    const uint64_t word = words[j];
+    const int64_t p = int64_t(word & 0xFFFFFFFFu);
+    const Bits key = Bits(word >> 32);
+    T v;
+    if (!SortKey<T>::decode(descending ? Bits(~key) : key, &v)) v = x[p];
+    vals[j] = v;
+    idx[j] = p;
+  }
 }
 
 // values/indices [R, k] from columns [0, k) of the sorted positions.
@@ -231,8 +250,16 @@ void take(const Tensor& values, const Tensor& indices, const Tensor& in, int64_t
   const int64_t R = in.size(0), N = in.size(1);
   with_sorted_rows(in, descending, name, [&](auto t, const auto* pos) {
     using T = decltype(t);
-    take_columns<<<grid_blocks(R * k, kThreads, kMaxBlocks), kThreads, 0, current_stream()>>>(
-        in.data_ptr<T>(), pos, R, N, k, values.data_ptr<T>(), indices.data_ptr<int64_t>());
+    const unsigned blocks = grid_blocks(R * k, kThreads, kMaxBlocks);
+    using I = std::remove_const_t<std::remove_pointer_t<decltype(pos)>>;
+    if constexpr (std::is_same<I, uint64_t>::value &&
+                  sizeof(typename SortKey<T>::Bits) == 4) {  // one row's words
+      take_words_of_row<<<blocks, kThreads, 0, current_stream()>>>(
+          in.data_ptr<T>(), pos, k, descending, values.data_ptr<T>(), indices.data_ptr<int64_t>());
+    } else {
+      take_columns<<<blocks, kThreads, 0, current_stream()>>>(
+          in.data_ptr<T>(), pos, R, N, k, values.data_ptr<T>(), indices.data_ptr<int64_t>());
+    }
   });
 }
 

@@ -151,6 +151,33 @@ TEST(Sort, NaNIsLargestAndZerosTie) {
   EXPECT_TRUE(std::isnan(values_of(vd)[0]));
 }
 
+// Every sorted value is bit for bit the input element at its index (-0.0 stays -0.0, a NaN keeps
+// its payload), on both devices and in both directions: CUDA's one-row sort decodes values
+// from their keys except for zeros and NaNs, and topk of more than 16 takes the same path.
+TEST(Sort, ValuesAreTheInputsBitForBit) {
+  std::vector<uint32_t> bits = {0x80000000u, 0x00000000u, 0x7fc00001u, 0xffc00002u, 0x7f800000u,
+                                0xff800000u, 0x00000001u, 0x80000001u, 0x3f800000u, 0xbf800000u};
+  for (int i = 0; i < 3000; ++i) bits.push_back(0x3c000000u + 7919u * uint32_t(i));
+  const Tensor x = from_blob(bits.data(), {int64_t(bits.size())}, kFloat32).clone();
+  std::vector<Device> devices = {Device(kCPU)};
+  if (cuda::is_available()) devices.push_back(Device(kCUDA));
+  for (const Device& device : devices) {
+    for (bool descending : {false, true}) {
+      auto [v, i] = x.to(device).sort(0, descending);
+      auto [tv, ti] = x.to(device).topk(40, 0, descending);
+      for (const auto& [values, indices] : {std::pair{v, i}, std::pair{tv, ti}}) {
+        const Tensor got = values.cpu().contiguous(), idx = indices.cpu().contiguous();
+        const auto* g = static_cast<const uint32_t*>(got.data_ptr());
+        const auto* p = idx.data_ptr<int64_t>();
+        for (int64_t k = 0; k < got.numel(); ++k) {
+          ASSERT_EQ(g[k], bits[size_t(p[k])]) << device << " descending " << descending << " " << k;
+        }
+      }
+      EXPECT_TRUE(equal(i.cpu(), std::get<1>(x.sort(0, descending)))) << device;
+    }
+  }
+}
+
 TEST(Sort, StableOverloadsScalarsAndEmpty) {
   Tensor t = tie_heavy({6, 9}, kFloat32, 3);
   auto [a, ai] = t.sort(std::optional<bool>(true), 1, true);
