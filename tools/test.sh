@@ -11,7 +11,9 @@ start=$SECONDS
 ember_install_missing "${EMBER_BUILD_PACKAGES[@]}"
 
 log "configure and build (build/)"
-ember_configure build -DCMAKE_BUILD_TYPE=Release
+# One ctest test per GoogleTest program (EMBER_TEST_PER_CASE=OFF): the same cases, ~2,800 fewer
+# process starts. Reconfigure with -DEMBER_TEST_PER_CASE=ON to select single cases by name.
+ember_configure build -DCMAKE_BUILD_TYPE=Release -DEMBER_TEST_PER_CASE=OFF
 cmake --build build -j "$JOBS"
 log "ctest (build/)"
 ctest --test-dir build --output-on-failure -j "$JOBS"
@@ -31,7 +33,7 @@ if [ "${EMBER_TEST_SANITIZE:-1}" != 0 ]; then
   log "configure and build with -DEMBER_SANITIZE=address,undefined (build-asan/)"
   ember_configure build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O1 \
     -DEMBER_SANITIZE=address,undefined -DEMBER_CUDA=OFF -DEMBER_BUILD_BENCHMARKS=OFF \
-    -DEMBER_BUILD_EXAMPLES=OFF
+    -DEMBER_BUILD_EXAMPLES=OFF -DEMBER_TEST_PER_CASE=OFF
   cmake --build build-asan -j "$JOBS"
   log "ctest (build-asan/)"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
