@@ -37,22 +37,21 @@ void save(std::initializer_list<std::pair<std::string, Tensor>> tensors, const s
                           metadata, path);
 }
 
-std::map<std::string, Tensor> load_tensors(const std::string& path, TensorMetadata* metadata) {
-  safetensors::NamedTensors named = safetensors::read_file("load_tensors", path, metadata);
+namespace {
+
+// A safetensors file's tensors by name (read_file checked that no name repeats).
+std::map<std::string, Tensor> read_safetensors(const char* op, const std::string& path,
+                                               TensorMetadata* metadata) {
+  safetensors::NamedTensors named = safetensors::read_file(op, path, metadata);
   std::map<std::string, Tensor> result;
   for (auto& [name, tensor] : named) result.emplace(std::move(name), std::move(tensor));
   return result;
 }
 
-// ---- tensors and lists of tensors ----
-
-namespace {
-
 // A safetensors or .pt file's tensors by name (load's reader for either format).
 std::map<std::string, Tensor> read_any(const std::string& path) {
   if (pt::has_pt_signature(path)) return pt::read_file("load", path);
-  const safetensors::NamedTensors named = safetensors::read_file("load", path, nullptr);
-  return std::map<std::string, Tensor>(named.begin(), named.end());
+  return read_safetensors("load", path, nullptr);
 }
 
 safetensors::NamedTensors numbered(ArrayRef<Tensor> tensors) {
@@ -63,6 +62,12 @@ safetensors::NamedTensors numbered(ArrayRef<Tensor> tensors) {
 }
 
 }  // namespace
+
+std::map<std::string, Tensor> load_tensors(const std::string& path, TensorMetadata* metadata) {
+  return read_safetensors("load_tensors", path, metadata);
+}
+
+// ---- tensors and lists of tensors ----
 
 void save(const Tensor& tensor, const std::string& path, const TensorMetadata& metadata) {
   safetensors::write_file("save", {{"tensor", tensor}}, metadata, path);
@@ -75,8 +80,7 @@ void save(const std::vector<Tensor>& tensors, const std::string& path,
 
 void save(std::initializer_list<Tensor> tensors, const std::string& path,
           const TensorMetadata& metadata) {
-  safetensors::write_file("save", numbered(ArrayRef<Tensor>(tensors.begin(), tensors.size())),
-                          metadata, path);
+  save(std::vector<Tensor>(tensors), path, metadata);
 }
 
 void load(Tensor& tensor, const std::string& path) {
@@ -84,7 +88,7 @@ void load(Tensor& tensor, const std::string& path) {
   EMBER_CHECK(tensors.size() == 1, "load: ", path, ": expected a file of one tensor, found ",
               tensors.size());
   Tensor loaded = std::move(tensors.begin()->second);
-  tensor = loaded.is_contiguous() ? loaded : loaded.contiguous();
+  tensor = loaded.contiguous();  // itself when it is contiguous already
 }
 
 void load(std::vector<Tensor>& tensors, const std::string& path) {
@@ -98,7 +102,7 @@ void load(std::vector<Tensor>& tensors, const std::string& path) {
     EMBER_CHECK(numeric && index < result.size(), "load: ", path,
                 ": expected a list of tensors named 0 to ", loaded.size() - 1, ", found tensor '",
                 name, "'");
-    result[index] = tensor.is_contiguous() ? std::move(tensor) : tensor.contiguous();
+    result[index] = tensor.contiguous();
   }
   tensors = std::move(result);
 }
