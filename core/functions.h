@@ -120,7 +120,8 @@ Tensor get_rng_state();
 void set_rng_state(const Tensor& new_state);
 }  // namespace cuda
 
-// CPU threads used by large ops (defaults to the number of cores).
+// CPU threads used by large ops (defaults to the number of cores). n must be 1 to 1024; a
+// system that refuses to start that many threads makes the next large op throw ember::Error.
 void set_num_threads(int n);
 int get_num_threads();
 

@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -18,9 +19,13 @@ namespace ember {
 namespace cpu {
 namespace {
 
+// set_num_threads refuses more (a typo such as 100000 would otherwise try to start that many
+// threads at the next large op).
+constexpr int kMaxThreads = 1024;
+
 int default_num_threads() {
   const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : static_cast<int>(n);
+  return n == 0 ? 1 : static_cast<int>(std::min<unsigned>(n, kMaxThreads));
 }
 
 std::atomic<int> g_num_threads{default_num_threads()};
@@ -94,9 +99,17 @@ class Pool {
     std::lock_guard<std::mutex> resize(resize_m_);
     if (static_cast<int>(workers_.size()) == n) return;
     stop_workers();
-    std::lock_guard<std::mutex> lock(m_);
+    std::unique_lock<std::mutex> lock(m_);
     stop_ = false;
-    for (int i = 0; i < n; ++i) workers_.emplace_back([this, seen = generation_] { loop(seen); });
+    try {
+      for (int i = 0; i < n; ++i) workers_.emplace_back([this, seen = generation_] { loop(seen); });
+    } catch (const std::system_error& e) {  // the system's thread limit: no pool, an error
+      const size_t started = workers_.size();
+      lock.unlock();
+      stop_workers();
+      EMBER_THROW("parallel_for: cannot start ", n, " worker threads for set_num_threads(", n + 1,
+                  "), the system refused after ", started, ": ", e.what());
+    }
     nworkers_.store(n, std::memory_order_release);
   }
 
@@ -170,6 +183,8 @@ void parallel_for(int64_t begin, int64_t end, int64_t grain,
 
 void set_num_threads(int n) {
   EMBER_CHECK(n >= 1, "set_num_threads: expected a positive number of threads, got ", n);
+  EMBER_CHECK(n <= cpu::kMaxThreads, "set_num_threads: ", n, " threads is more than the ",
+              cpu::kMaxThreads, " that ember's CPU pool allows");
   cpu::g_num_threads.store(n, std::memory_order_relaxed);
 }
 

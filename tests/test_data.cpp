@@ -179,6 +179,27 @@ TEST(MNIST, TruncatedHeaderPixelsAndLabels) {
                     HasSubstr("expected 3 bytes of labels")));
 }
 
+// A header that claims 2^31 images (or labels) in a file that holds one is a truncated file,
+// named as such, not an attempt to allocate 6.7 TB (memory grows only with what is read).
+TEST(MNIST, HeaderClaimingBillionsOfImagesInAFileOfOne) {
+  TempDir dir;
+  auto images = data_test::idx_images(1);
+  images[4] = 0x80;  // count 0x80000001: 2^31 + 1 images
+  data_test::write_file(dir.file("train-images-idx3-ubyte"), images);
+  data_test::write_file(dir.file("train-labels-idx1-ubyte"), data_test::idx_labels(1));
+  EXPECT_THAT(
+      error_of([&] { MNIST set(dir.path()); }),
+      AllOf(HasSubstr("train-images-idx3-ubyte is truncated"),
+            HasSubstr("expected 1683627180816 bytes of pixels after the header, found 784")));
+  auto labels = data_test::idx_labels(1);
+  labels[4] = 0x80;
+  data_test::write_file(dir.file("train-images-idx3-ubyte"), data_test::idx_images(1));
+  data_test::write_file(dir.file("train-labels-idx1-ubyte"), labels);
+  EXPECT_THAT(error_of([&] { MNIST set(dir.path()); }),
+              AllOf(HasSubstr("train-labels-idx1-ubyte is truncated"),
+                    HasSubstr("expected 2147483649 bytes of labels after the header, found 1")));
+}
+
 TEST(MNIST, ImageAndLabelCountsMustMatch) {
   TempDir dir;
   data_test::write_file(dir.file("train-images-idx3-ubyte"), data_test::idx_images(3));

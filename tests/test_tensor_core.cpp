@@ -333,6 +333,24 @@ TEST(TypePromotion, DivisionAndFloatFunctionsOfIntegers) {
 
 // ---- threads: the count is settable and does not change results ----
 
+// A thread count past the pool's limit, or not positive, is refused with an ember::Error that
+// names set_num_threads and the count; the setting stays as it was.
+TEST(Threads, TooManyOrTooFewAreRefused) {
+  const int n0 = get_num_threads();
+  for (int n : {100000, 1025, 0, -3}) {
+    try {
+      set_num_threads(n);
+      ADD_FAILURE() << "set_num_threads(" << n << ") did not throw";
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), ::testing::HasSubstr("set_num_threads"));
+      EXPECT_THAT(e.what(), ::testing::HasSubstr(std::to_string(n)));
+    }
+    EXPECT_EQ(get_num_threads(), n0);
+  }
+  const int64_t n = 1 << 20;  // the pool still runs large ops
+  EXPECT_EQ(arange(0, n, TensorOptions().dtype(kInt64)).sum().item<int64_t>(), n * (n - 1) / 2);
+}
+
 TEST(Threads, SetGetAndSameResults) {
   const int n0 = get_num_threads();
   EXPECT_GE(n0, 1);

@@ -23,7 +23,7 @@ namespace {
 constexpr uint32_t kImageMagic = 2051;  // 0x00000803: unsigned bytes, 3 dims
 constexpr uint32_t kLabelMagic = 2049;  // 0x00000801: unsigned bytes, 1 dim
 constexpr int64_t kRows = 28, kCols = 28;
-constexpr size_t kChunk = size_t{1} << 20;  // bytes per read: stays in cache while converted
+constexpr size_t kChunk = size_t{1} << 20;  // bytes per read
 
 bool file_exists(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
@@ -112,18 +112,20 @@ class IdxReader {
     return dims;
   }
 
-  // Reads `count` bytes, converting each chunk with convert(src, first_index, n).
-  template <class F>
-  void read_converted(size_t count, const char* what, F&& convert) {
-    std::unique_ptr<unsigned char[]> buffer(new unsigned char[std::min(count, kChunk)]);
-    for (size_t done = 0; done < count;) {
-      const size_t want = std::min(count - done, kChunk);
-      const size_t got = read(buffer.get(), want);
-      convert(buffer.get(), done, got);
-      done += got;
+  // The `count` bytes after the header, read chunk by chunk so that memory grows only with what
+  // the file holds: a header may claim far more (2^31 images in a file of one), and that must
+  // be an error naming the file, not an allocation of gigabytes.
+  std::vector<unsigned char> read_data(size_t count, const char* what) {
+    std::vector<unsigned char> bytes;
+    while (bytes.size() < count) {
+      const size_t done = bytes.size(), want = std::min(count - done, kChunk);
+      bytes.resize(done + want);
+      const size_t got = read(bytes.data() + done, want);
+      bytes.resize(done + got);
       EMBER_CHECK(got == want, "MNIST: ", path_, " is truncated: expected ", count, " bytes of ",
-                  what, " after the header, found ", done);
+                  what, " after the header, found ", bytes.size());
     }
+    return bytes;
   }
 
  private:
@@ -147,14 +149,12 @@ Tensor read_images(const std::string& root, bool train) {
   EMBER_CHECK(dims[1] == kRows && dims[2] == kCols, "MNIST: ", in.path(), " holds ", dims[1], " x ",
               dims[2], " images, expected ", kRows, " x ", kCols);
   const int64_t count = dims[0];
+  const std::vector<unsigned char> pixels =
+      in.read_data(static_cast<size_t>(count * kRows * kCols), "pixels");
   Tensor images = empty({count, 1, kRows, kCols}, kFloat32);
   float* out = images.data_ptr<float>();
   // x / 255 (not x * (1 / 255)): the same floats as LibTorch's to(kFloat32).div_(255).
-  in.read_converted(static_cast<size_t>(count * kRows * kCols), "pixels",
-                    [out](const unsigned char* src, size_t first, size_t n) {
-                      float* dst = out + first;
-                      for (size_t i = 0; i < n; ++i) dst[i] = static_cast<float>(src[i]) / 255.0f;
-                    });
+  for (size_t i = 0; i < pixels.size(); ++i) out[i] = static_cast<float>(pixels[i]) / 255.0f;
   return images;
 }
 
@@ -163,12 +163,10 @@ Tensor read_labels(const std::string& root, bool train, std::string* path) {
                train ? "training labels" : "test labels");
   *path = in.path();
   const int64_t count = in.header(kLabelMagic, 1)[0];
+  const std::vector<unsigned char> bytes = in.read_data(static_cast<size_t>(count), "labels");
   Tensor labels = empty({count}, kInt64);
   int64_t* out = labels.data_ptr<int64_t>();
-  in.read_converted(static_cast<size_t>(count), "labels",
-                    [out](const unsigned char* src, size_t first, size_t n) {
-                      for (size_t i = 0; i < n; ++i) out[first + i] = src[i];
-                    });
+  for (size_t i = 0; i < bytes.size(); ++i) out[i] = bytes[i];
   return labels;
 }
 
