@@ -139,8 +139,15 @@ Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device) {
   EMBER_CHECK(!overflow, "allocating a ", dtype_name(dtype), " tensor of shape ", sizes,
               ": more elements or bytes than int64 can count");
   if (empty) nbytes = 0;
-  return Tensor(std::make_shared<TensorImpl>(make_storage(nbytes, device), dtype, sizes,
-                                             IntArrayRef(strides, n), 0));
+  Storage storage;
+  try {
+    storage = make_storage(nbytes, device);
+  } catch (const OutOfMemoryError& e) {  // the allocator knows the bytes; add what they were for
+    throw OutOfMemoryError(
+        detail::str(e.what(), " (for a ", dtype_name(dtype), " tensor of shape ", sizes, ")"));
+  }
+  return Tensor(
+      std::make_shared<TensorImpl>(std::move(storage), dtype, sizes, IntArrayRef(strides, n), 0));
 }
 
 DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim) {

@@ -20,6 +20,28 @@ namespace {
 static_assert(std::is_base_of<std::runtime_error, ember::Error>::value,
               "ember::Error is a std::runtime_error");
 
+// An allocation the system refuses is an OutOfMemoryError (an ember::Error) that says how many
+// bytes, and for which tensor: dtype and shape. (Skipped under ASan, whose allocator reports a
+// request this size as an error of its own instead of returning null.)
+TEST(Errors, OutOfMemoryNamesTheTensor) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "ASan's allocator refuses huge requests by aborting";
+#else
+  const int64_t n = int64_t(1) << 45;  // 128 TiB of float32
+  try {
+    Tensor t = empty({n, 1});
+    FAIL() << "allocating 128 TiB did not throw";
+  } catch (const OutOfMemoryError& e) {
+    EXPECT_THAT(e.what(), AllOf(HasSubstr("out of memory"), HasSubstr("140737488355328 bytes"),
+                                HasSubstr("float32 tensor of shape [35184372088832, 1]")));
+  }
+  EXPECT_THAT(error_of([&] {
+                (void)(zeros({1 << 22, 1}) + zeros({1, int64_t(1) << 23}));
+              }),
+              AllOf(HasSubstr("out of memory"), HasSubstr("shape [4194304, 8388608]")));
+#endif
+}
+
 TEST(Errors, BroadcastMismatch) {
   Tensor a = zeros({2, 3}), b = zeros({4});
   EXPECT_THAT(error_of([&] { add(a, b); }),
