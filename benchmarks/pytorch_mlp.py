@@ -1,11 +1,15 @@
 # PyTorch (eager, Python) twin of examples/mlp.cpp: same net, data, settings and batching; prints
-# the same last JSON line. Used by tools/gpu_visit.sh to time PyTorch in the same visit.
+# the same last JSON line. Used by tools/gpu_visit.sh to time PyTorch in the same visit. --graph
+# replays the whole training step from a CUDA graph (pytorch_cnn.py's GraphedStep).
 # Usage: python3 benchmarks/pytorch_mlp.py --data DIR [--device cuda] [--epochs 3] [--batch-size 128]
+#        [--graph]
 import argparse, gzip, json, time
 
 import numpy as np
 import torch
 import torch.nn.functional as F
+
+from pytorch_cnn import GraphedStep
 
 
 def load(root, prefix, device, normalize):
@@ -28,6 +32,7 @@ def main():
     p.add_argument("--lr", type=float, default=0.05)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-normalize", dest="normalize", action="store_false")
+    p.add_argument("--graph", action="store_true", help="replay each step from a CUDA graph")
     a = p.parse_args()
     wall0 = time.perf_counter()
     torch.manual_seed(a.seed)
@@ -37,6 +42,7 @@ def main():
     net = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 256),
                               torch.nn.ReLU(), torch.nn.Linear(256, 10)).to(dev)
     opt = torch.optim.SGD(net.parameters(), lr=a.lr, momentum=0.9)
+    graphed = GraphedStep(net, opt) if a.graph else None
     n, bs = tx.shape[0], a.batch_size
     steps = (n + bs - 1) // bs
     steady_s = steady_samples = acc = 0.0
@@ -46,6 +52,9 @@ def main():
         loss_sum = torch.zeros((), device=dev)
         for s in range(steps):
             idx = perm[s * bs:(s + 1) * bs]
+            if graphed is not None:
+                loss_sum += graphed(tx, ty, idx)
+                continue
             x, y = tx.index_select(0, idx), ty.index_select(0, idx)
             opt.zero_grad()
             loss = F.cross_entropy(net(x), y)
@@ -64,6 +73,7 @@ def main():
         print(f"epoch {epoch}/{a.epochs}: train loss {train_loss:.4f}, test accuracy "
               f"{100 * acc:.2f}%, {epoch_s:.2f} s, {n / epoch_s:.0f} samples/s")
     print(json.dumps({"model": "mlp-784-512-256-10", "framework": f"pytorch {torch.__version__}",
+                      "graph": a.graph,
                       "device": a.device, "epochs": a.epochs, "batch_size": bs,
                       "train_samples_per_s": steady_samples / steady_s,
                       "epoch_s_steady": steady_s / max(1, a.epochs - 1), "test_acc": acc,

@@ -17,6 +17,7 @@
 
 #include <ember/core/error.h>
 #include <ember/cuda/batch.h>
+#include <ember/cuda/capture.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/stream.h>
 
@@ -55,6 +56,8 @@ size_t segment_size(size_t size) {
   return round_up(size, kRoundLarge);
 }
 
+struct PrivatePool;
+
 // A piece of a segment. The blocks of a segment form an address-ordered list through
 // prev/next and all share the segment's stream and pool; a block with neither neighbour is
 // a whole segment.
@@ -67,6 +70,7 @@ struct Block {
   char* ptr;
   bool small;  // from the small pool
   bool allocated = false;
+  PrivatePool* owner = nullptr;  // a graph's private pool (cuda/capture.h), or the normal cache
   Block* prev = nullptr;
   Block* next = nullptr;
 };
@@ -82,6 +86,18 @@ struct BlockLess {
 };
 using Pool = std::set<Block*, BlockLess>;
 
+// A CUDA graph's private pool: the free blocks of its segments (every block of a segment has
+// the same owner). Once released by its last graph, its segments are adopted by the normal
+// cache: the free ones at once, the rest when one of their blocks is freed.
+struct PrivatePool {
+  MempoolId id;
+  int use_count = 0;  // graphs that hold it
+  bool released = false;
+  size_t segments = 0;  // segments still owned
+  Pool small, large;
+  Pool& of(const Block& b) { return b.small ? small : large; }
+};
+
 // The cache and statistics of one device; every member function takes its mutex.
 class DeviceCache {
  public:
@@ -92,10 +108,20 @@ class DeviceCache {
     if (nbytes > kMaxRequest) throw_oom(nbytes);
     const size_t size = round_up(nbytes, kMinBlockSize);
     const bool small = size <= kSmallSize;
-    Pool& pool = small ? small_ : large_;
     const cudaStream_t stream = peek_current_stream(device_);
+    // A stream being captured allocates from its graph's private pool, which grows by new
+    // segments (cudaMalloc: relaxed capture allows it, and it is not captured).
+    PrivatePool* owner = __builtin_expect(routes_.empty(), 1) ? nullptr : route_of(stream);
+    Pool& pool =
+        owner != nullptr ? (small ? owner->small : owner->large) : (small ? small_ : large_);
     Block* block = take_best_fit(pool, stream, size);
-    if (block == nullptr) block = new_segment(stream, segment_size(size), small, nbytes);
+    if (block == nullptr) {
+      block = new_segment(stream, segment_size(size), small, nbytes);
+      if (owner != nullptr) {
+        block->owner = owner;
+        ++owner->segments;
+      }
+    }
     if (should_split(*block, size)) split(pool, block, size);
     block->allocated = true;
     allocated_ += block->size;
@@ -108,7 +134,10 @@ class DeviceCache {
     std::lock_guard<std::mutex> lock(mu_);
     allocated_ -= block->size;
     block->allocated = false;
-    Pool& pool = block->small ? small_ : large_;
+    if (__builtin_expect(block->owner != nullptr, 0) && block->owner->released)
+      adopt_segment(block);
+    Pool& pool =
+        block->owner != nullptr ? block->owner->of(*block) : (block->small ? small_ : large_);
     merge_free_neighbours(pool, block);
     pool.insert(block);
   }
@@ -121,6 +150,50 @@ class DeviceCache {
     EMBER_CUDA_CHECK(cudaDeviceSynchronize());
     std::lock_guard<std::mutex> lock(mu_);
     release_free_segments();
+  }
+
+  // ---- private pools (cuda/capture.h) ----
+  void begin_route(MempoolId id, cudaStream_t stream) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& r : routes_) {
+      EMBER_CHECK(r.first != stream, "CUDA graph capture: the stream is already being captured");
+    }
+    PrivatePool*& p = pools_[id];
+    if (p == nullptr) {
+      p = new PrivatePool;
+      p->id = id;
+    }
+    ++p->use_count;
+    routes_.emplace_back(stream, p);
+  }
+
+  void end_route(cudaStream_t stream) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = routes_.begin(); it != routes_.end(); ++it) {
+      if (it->first == stream) {
+        routes_.erase(it);
+        return;
+      }
+    }
+  }
+
+  // The last reference gone: every segment of the pool joins the normal cache.
+  void release(MempoolId id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = pools_.find(id);
+    if (it == pools_.end()) return;
+    PrivatePool* p = it->second;
+    if (--p->use_count > 0) return;
+    pools_.erase(it);
+    for (Pool* from : {&p->small, &p->large}) {
+      for (Block* block : *from) {
+        if (block->owner != nullptr) adopt_segment(block);
+      }
+      for (Block* block : *from) (block->small ? small_ : large_).insert(block);
+      from->clear();
+    }
+    p->released = true;  // after the loop: adopt_segment deletes released pools
+    if (p->segments == 0) delete p;
   }
 
   size_t allocated() {
@@ -141,6 +214,23 @@ class DeviceCache {
   }
 
  private:
+  PrivatePool* route_of(cudaStream_t stream) const {
+    for (const auto& r : routes_) {
+      if (r.first == stream) return r.second;
+    }
+    return nullptr;
+  }
+
+  // The segment of `block` (owned by a released pool) joins the normal cache; the pool goes
+  // with its last segment. The caller moves the segment's free blocks into the normal pools.
+  void adopt_segment(Block* block) {
+    PrivatePool* owner = block->owner;
+    Block* first = block;
+    while (first->prev != nullptr) first = first->prev;
+    for (Block* b = first; b != nullptr; b = b->next) b->owner = nullptr;
+    if (--owner->segments == 0 && owner->released) delete owner;
+  }
+
   static Block* take_best_fit(Pool& pool, cudaStream_t stream, size_t size) {
     Block key(-1, stream, size, nullptr, false);
     auto it = pool.lower_bound(&key);
@@ -161,6 +251,7 @@ class DeviceCache {
   void split(Pool& pool, Block* block, size_t size) {
     Block* rest =
         new Block(device_, block->stream, block->size - size, block->ptr + size, block->small);
+    rest->owner = block->owner;
     rest->prev = block;
     rest->next = block->next;
     if (rest->next != nullptr) rest->next->prev = rest;
@@ -197,7 +288,12 @@ class DeviceCache {
     void* ptr = nullptr;
     cudaError_t err = cudaMalloc(&ptr, bytes);
     if (err == cudaErrorMemoryAllocation) {
-      cudaGetLastError();          // clear it: the retry may succeed
+      cudaGetLastError();  // clear it: the retry may succeed
+      // Freeing the cache means synchronizing the device, which a capture forbids.
+      if (!routes_.empty() || capture_underway())
+        throw_oom(requested,
+                  " (during CUDA graph capture ember cannot free its cached memory "
+                  "and retry)");
       batch::submit_all(device_);  // cached blocks may still be in use: by recorded small ops,
       EMBER_CUDA_CHECK(cudaDeviceSynchronize());  // and by queued kernels
       release_free_segments();
@@ -230,7 +326,7 @@ class DeviceCache {
   }
 
   // With the lock held.
-  [[noreturn]] void throw_oom(size_t requested) {
+  [[noreturn]] void throw_oom(size_t requested, const char* note = "") {
     size_t free_b = 0, total_b = 0;
     if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
     throw OutOfMemoryError(::ember::detail::str(
@@ -238,7 +334,7 @@ class DeviceCache {
         " has a total capacity of ", bytes_str(total_b), " of which ", bytes_str(free_b),
         " is free. Of the memory ember holds, ", bytes_str(allocated_),
         " is allocated by tensors and ", bytes_str(reserved_ - allocated_),
-        " is reserved but unallocated (", bytes_str(reserved_), " reserved in total)."));
+        " is reserved but unallocated (", bytes_str(reserved_), " reserved in total).", note));
   }
 
   const int device_;
@@ -247,7 +343,9 @@ class DeviceCache {
   Pool large_;
   size_t allocated_ = 0;  // bytes of allocated blocks (rounded sizes)
   size_t peak_ = 0;
-  size_t reserved_ = 0;  // bytes of all segments
+  size_t reserved_ = 0;                                        // bytes of all segments
+  std::map<MempoolId, PrivatePool*> pools_;                    // the pools graphs hold
+  std::vector<std::pair<cudaStream_t, PrivatePool*>> routes_;  // streams being captured
 };
 
 // One cache per device, made on first use and never destroyed: tensors that outlive main()
@@ -300,6 +398,9 @@ class CudaAllocator final : public Allocator {
     int index = device.index();
     if (index < 0) EMBER_CUDA_CHECK(cudaGetDevice(&index));
     if (caching_disabled()) {
+      EMBER_CHECK(!capture_underway(),
+                  "CUDA graph capture needs the caching allocator: unset "
+                  "EMBER_CUDA_NO_CACHING");
       DeviceGuard guard(index);
       void* ptr = nullptr;
       // Rounded to whole 32-bit words as every cached block is: kernels that update one
@@ -479,8 +580,23 @@ size_t reserved_bytes(int device) {
 }
 
 void release_cached_memory() {
+  check_device_not_capturing("cuda::empty_cache", -1);
   batch::submit_all();  // recorded small ops may use cached blocks
   for (DeviceCache* c : caches()) c->empty_cache();
+}
+
+void begin_allocate_to_pool(int device, MempoolId id, cudaStream_t stream) {
+  DeviceCache* c = cache_of(device);
+  EMBER_CHECK(c != nullptr, "cuda: device ", device, " does not exist");
+  c->begin_route(id, stream);
+}
+
+void end_allocate_to_pool(int device, cudaStream_t stream) {
+  if (DeviceCache* c = cache_of(device)) c->end_route(stream);
+}
+
+void release_pool(int device, MempoolId id) {
+  if (DeviceCache* c = cache_of(device)) c->release(id);
 }
 
 Allocator* pinned_allocator() { return the_pinned_allocator(); }

@@ -11,6 +11,7 @@
 #include <ember/core/tensor.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/batch.h>
+#include <ember/cuda/capture.h>
 #include <ember/cuda/check.h>
 
 namespace ember {
@@ -60,6 +61,7 @@ void synchronize(int device) {
   if (!is_available()) return;
   EMBER_CHECK(device < device_count(), "cuda::synchronize: device ", device, " does not exist (",
               device_count(), " CUDA devices)");
+  check_device_not_capturing("cuda::synchronize", device);
   DeviceGuard guard(device);
   batch::submit_all(device < 0 ? current_device() : device);
   EMBER_CUDA_CHECK(cudaDeviceSynchronize());

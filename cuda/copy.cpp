@@ -9,6 +9,7 @@
 #include <ember/core/dispatch.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/batch.h>
+#include <ember/cuda/capture.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/stream.h>
@@ -45,6 +46,8 @@ void finish_transfer(const void* host, bool non_blocking, cudaStream_t stream, i
 // conversion on the device.
 void copy_to_device(const Tensor& dst, const Tensor& src, bool non_blocking) {
   const int device = dst.device().index();
+  check_stream_not_capturing("a copy from the CPU to CUDA (Tensor::cuda(), to(kCUDA), copy_)",
+                             device, peek_current_stream(device));
   DeviceGuard guard(device);
   const cudaStream_t stream = current_stream(device);
   const Tensor host = src.is_contiguous() ? src : dense_on_host(src, src.dtype());
@@ -62,6 +65,8 @@ void copy_to_device(const Tensor& dst, const Tensor& src, bool non_blocking) {
 // dtype, one transfer, and for a strided destination a last CPU copy.
 void copy_to_host(const Tensor& dst, const Tensor& src, bool non_blocking) {
   const int device = src.device().index();
+  check_stream_not_capturing("a copy from CUDA to the CPU (Tensor::item(), cpu(), to(kCPU))",
+                             device, peek_current_stream(device));
   DeviceGuard guard(device);
   const cudaStream_t stream = current_stream(device);
   Tensor dense = src;

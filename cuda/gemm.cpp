@@ -15,6 +15,7 @@
 #include <ember/core/error.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
+#include <ember/cuda/capture.h>
 #include <ember/cuda/gemm_small.h>
 #include <ember/cuda/handle_pool.h>
 #include <ember/cuda/kernels.h>
@@ -68,12 +69,25 @@ void bind_stream(Handle& handle, cudaStream_t stream) {
 
 // The calling thread's handle for `device` (already current), set to the current stream.
 cublasHandle_t handle_for(int device) {
-  Handle& handle = ThreadHandles<Handle>::get(
-      device, [](Handle& fresh) { EMBER_CUBLAS_CHECK(cublasCreate(&fresh.h)); });
+  Handle& handle = ThreadHandles<Handle>::get(device, [device](Handle& fresh) {
+    // Graph::capture_begin makes the capturing thread's handle first (prepare_blas_for_capture)
+    check_stream_not_capturing("matmul: creating a cuBLAS handle", device,
+                               peek_current_stream(device));
+    EMBER_CUBLAS_CHECK(cublasCreate(&fresh.h));
+  });
   // Every call: the current stream may have changed since the last product.
   bind_stream(handle, current_stream());
   return handle.h;
 }
+
+}  // namespace
+
+void prepare_blas_for_capture(int device) {
+  DeviceGuard guard(device);
+  (void)handle_for(device);
+}
+
+namespace {
 
 // ---- operands ----
 using Operand = common::GemmOperand;  // common/gemm_operand.h: an operand as cuBLAS sees it
@@ -148,8 +162,10 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
   if (out.numel() == 0) return;
   EMBER_CHECK(out.is_contiguous(), "addmm: the CUDA kernel expects a contiguous output");
   DeviceGuard guard(out.device().index());  // no-op for an index of -1 (the current device)
-  // Small float32 products: one launch of our own kernel instead of cuBLAS (see gemm_small.h).
-  if (out.dtype() == kFloat32 && out.dim() == 2) {
+  // Small float32 products: one launch of our own kernel instead of cuBLAS (see gemm_small.h),
+  // which saves cuBLAS's host time; a CUDA graph doesn't pay that, and cuBLAS's kernels are
+  // faster on the GPU, so captures use cuBLAS.
+  if (out.dtype() == kFloat32 && out.dim() == 2 && !capture_underway()) {
     const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
     if (small_gemm_applies(m, n, k)) {
       small_sgemm(m, n, k, a.data_ptr<float>(), a.strides()[0], a.strides()[1], b.data_ptr<float>(),

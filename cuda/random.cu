@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 
 #include <ember/common/multinomial_math.h>
 #include <ember/common/random_math.h>
@@ -10,6 +11,7 @@
 #include <ember/core/dispatch.h>
 #include <ember/core/generator.h>
 #include <ember/cuda/allocator.h>
+#include <ember/cuda/capture.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/kernels.h>
 #include <ember/cuda/launch.h>
@@ -115,6 +117,14 @@ struct RandomInRange {
   }
 };
 
+// The generator's (seed, offset) are kernel arguments, which a CUDA graph would freeze: every
+// replay would draw the same numbers (PyTorch reads them from device memory instead).
+void refuse_in_capture(const char* op, int device) {
+  if (!capture_underway()) return;
+  const std::string what = std::string(op) + " (random numbers: each replay would repeat them)";
+  check_stream_not_capturing(what.c_str(), device, peek_current_stream(device));
+}
+
 // Fills out in row-major element order: directly when contiguous, else through a contiguous
 // temporary copied into the view (the element numbering is logical, not by storage).
 template <class T, int kPerCounter, class Gen>
@@ -122,6 +132,7 @@ void philox_fill(const char* name, const Tensor& out, uint64_t seed, uint64_t of
                  const Gen& gen) {
   const int64_t numel = out.numel();
   if (numel == 0) return;
+  refuse_in_capture(name, out.device().index());
   DeviceGuard guard(out.device().index());
   const Tensor target =
       out.is_contiguous() ? out : empty_on(out.sizes(), out.dtype(), out.device());
@@ -256,6 +267,7 @@ void multinomial_kernel(const Tensor& out, const Tensor& probs, uint64_t seed, u
                         bool replacement) {
   const int64_t rows = out.size(0), samples = out.size(1), c = probs.size(1);
   if (rows == 0 || samples == 0) return;
+  refuse_in_capture("multinomial", out.device().index());
   DeviceGuard guard(out.device().index());
   const bool one_cdf = common::multinomial_one_cdf(replacement, samples);
   const Tensor cdf = empty_on({rows, c}, kFloat64, out.device());

@@ -9,6 +9,7 @@
 #include <ember/core/error.h>
 #include <ember/cuda/api.h>
 #include <ember/cuda/batch.h>
+#include <ember/cuda/capture.h>
 #include <ember/cuda/check.h>
 
 namespace ember {
@@ -98,6 +99,7 @@ void* Stream::stream() const {
 }
 
 bool Stream::query() const {
+  check_stream_not_capturing("Stream::query", device_, as_stream(*this));
   batch::submit(device_, as_stream(*this));
   DeviceGuard guard(device_);
   const cudaError_t err = cudaStreamQuery(as_stream(*this));
@@ -110,6 +112,7 @@ bool Stream::query() const {
 }
 
 void Stream::synchronize() const {
+  check_stream_not_capturing("Stream::synchronize", device_, as_stream(*this));
   batch::submit(device_, as_stream(*this));
   DeviceGuard guard(device_);
   EMBER_CUDA_CHECK(cudaStreamSynchronize(as_stream(*this)));

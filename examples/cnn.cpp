@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common.h"
+#include "train_step.h"
 #include "training_report.h"
 
 using namespace ember;
@@ -78,6 +79,7 @@ struct Options {
   bool deterministic = false;  // only cuDNN algorithms that give bitwise-repeatable results
   std::string save, resume;    // checkpoint paths
   std::string weights;         // the model's weights to start from (safetensors or .pt)
+  std::string graph = "auto";  // --graph: auto, on or off
   std::string export_file;     // the model's weights after training (safetensors)
 };
 
@@ -161,9 +163,13 @@ int run(const Options& opt) {
   if (!opt.resume.empty())
     checkpoint.resume(opt.resume, {"model", "optimizer"}, n, opt.lr > 0, opt.epochs);
   examples::catch_sigint();
-  std::printf("%s on %s: %lld training and %lld test images, batch %d, %s%s\n", model.c_str(),
+  const bool graph = examples::use_graph(opt, device);
+  examples::TrainStep train_step([&](const Tensor& x) { return net->forward(x); }, *optimizer,
+                                 train.x, train.y, bs, graph);
+  std::printf("%s on %s: %lld training and %lld test images, batch %d, %s%s%s\n", model.c_str(),
               device_name.c_str(), static_cast<long long>(n), static_cast<long long>(test.size()),
-              opt.batch_size, opt.optimizer.c_str(), opt.tf32 ? ", TF32" : "");
+              opt.batch_size, opt.optimizer.c_str(), opt.tf32 ? ", TF32" : "",
+              graph ? (", CUDA graph " + examples::TrainStep::describe(true, n, bs)).c_str() : "");
   std::fflush(stdout);  // a line a caller may wait for: training starts now
 
   examples::ProgressBar bar;
@@ -182,13 +188,7 @@ int run(const Options& opt) {
     double shown_loss = 0;
     for (int64_t step = step0; step < steps; ++step) {
       const int64_t m = std::min(bs, n - step * bs);
-      Tensor idx = checkpoint.perm().narrow(0, step * bs, m);
-      Tensor x = train.x.index_select(0, idx), y = train.y.index_select(0, idx);
-      optimizer->zero_grad();
-      Tensor loss = F::cross_entropy(net->forward(x), y);
-      loss.backward();
-      optimizer->step();
-      loss_sum.add_(loss.detach());
+      loss_sum.add_(train_step(checkpoint.perm().narrow(0, step * bs, m)));
       samples += m;
       if (examples::step_interrupted())  // Ctrl-C: this step is done; save and stop
         return checkpoint.stop(bar, epoch - 1, step + 1);
@@ -242,6 +242,7 @@ int run(const Options& opt) {
                            {"epoch_s_steady", steady_epochs > 0 ? steady_s / steady_epochs : 0.0},
                            {"test_acc", test_acc},
                            {"test_correct", std::lround(test_acc * test.size())},
+                           {"graph", graph},
                            {"wall_s", seconds_since(wall0)}};
   std::cout << result.dump() << std::endl;
   return 0;
@@ -279,7 +280,8 @@ int main(int argc, char** argv) {
                "only cuDNN algorithms that give bitwise-repeatable results (exact --resume)");
   app.add_option("--metrics", opt.metrics, "write one JSON line per epoch to this file");
   app.add_option("--plot", opt.plot, "draw loss and accuracy curves into this PNG (gnuplot)");
-  examples::add_save_load_options(app, opt);  // --save, --resume, --weights, --export
+  examples::add_save_load_options(app, opt);
+  examples::add_graph_option(app, opt);  // --save, --resume, --weights, --export
   CLI11_PARSE(app, argc, argv);
   if (opt.epochs < 0 || opt.batch_size < 1) {
     std::cerr << "cnn: --epochs must be at least 0 and --batch-size at least 1\n";

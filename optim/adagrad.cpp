@@ -47,6 +47,7 @@ Adagrad::Adagrad(std::vector<Tensor> params, AdagradOptions defaults)
 
 Tensor Adagrad::step(LossClosure closure) {
   Tensor loss = run_closure(closure);
+  detail::refuse_capture("Adagrad");
   NoGradGuard no_grad;
   for (auto& group : param_groups_) {
     const auto& o = static_cast<const AdagradOptions&>(group.options());

@@ -28,6 +28,7 @@ void check_adam_options(const char* who, double lr, double beta1, double beta2, 
 template <class State>
 void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer::StateMap& state,
                      const AdamHyper& h, FusedBatch& batch) {
+  refuse_capture(who);
   batch.reset(5);
   for (const Tensor& p : group.params()) {
     const Tensor& g = p.grad();

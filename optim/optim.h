@@ -10,3 +10,4 @@
 #include <ember/optim/rmsprop.h>
 #include <ember/optim/schedulers.h>
 #include <ember/optim/sgd.h>
+#include <ember/optim/step_graph.h>

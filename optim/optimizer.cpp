@@ -7,6 +7,7 @@
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
+#include <ember/cuda/graph.h>
 
 namespace ember {
 namespace optim {
@@ -193,6 +194,12 @@ void FusedBatch::add(int64_t tag, std::initializer_list<Tensor> ops) {
 void FusedBatch::finish() {
   for (auto& [original, copy] : write_back_) original.copy_(copy);
   write_back_.clear();
+}
+
+void refuse_capture(const char* who) {
+  EMBER_CHECK(!cuda::is_current_stream_capturing(), who,
+              ".step: cannot be captured in a CUDA graph: its update depends on the step count, "
+              "which a replay would not advance (SGD and RMSprop can be captured)");
 }
 
 void check_grad(const char* who, const Tensor& param, const Tensor& grad) {

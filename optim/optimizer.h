@@ -202,6 +202,9 @@ class FusedBatch {
 // Checks that a parameter's gradient can update it (same shape, dtype and device, floating
 // point); `who` names the optimizer in the error.
 void check_grad(const char* who, const Tensor& param, const Tensor& grad);
+// Refuses a step inside a CUDA graph capture for optimizers whose update depends on a host-side
+// step count (Adam's bias corrections, Adagrad's lr decay), which a graph would freeze.
+void refuse_capture(const char* who);
 // Moves a state tensor to the parameter's device and dtype when it is not there already
 // (after Module::to moved the parameters under the optimizer).
 inline void match_param(Tensor& state, const Tensor& param) {

@@ -39,7 +39,7 @@ allow core '^core/'
 allow backends '^(core|cpu|cuda|autograd|backends)/'
 # The frontend: the public API only (no backend internals, no common/).
 for f in nn optim data serialize; do
-  allow "$f" '^(core|autograd|nn|optim|data|serialize)/|^cuda/(api|module)\.h$'
+  allow "$f" '^(core|autograd|nn|optim|data|serialize)/|^cuda/(api|graph|module)\.h$'
 done
 
 # Above core/, kernels run through core's front-ends (core/native.h for the fused and layer

@@ -31,7 +31,7 @@ function allowed(from, to, sym,    f, t) {
   if (f == "core" && t == "backends" && sym == "_ZN5ember17register_backendsEv") return 1
   # backends/: the registry above core (register_backend of each backend, the CPU check).
   if (f == "backends" && t ~ /^(core|cpu|cuda|autograd)$/) return 1
-  public_cuda = (to ~ /^cuda\/(api|module)\.cpp\.o$/ || to ~ /^cuda\/no_cuda\//)
+  public_cuda = (to ~ /^cuda\/(api|graph|module|stream)\.cpp\.o$/ || to ~ /^cuda\/no_cuda\//)
   # The frontend: core, autograd, each other, and the public CUDA API.
   if (f ~ /^(nn|optim|data|serialize)$/) {
     if (t ~ /^(core|autograd|nn|optim|data|serialize)$/) return 1

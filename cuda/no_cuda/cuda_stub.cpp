@@ -3,6 +3,7 @@
 #include <ember/core/error.h>
 #include <ember/core/tensor.h>
 #include <ember/cuda/api.h>
+#include <ember/cuda/graph.h>
 #include <ember/cuda/module.h>
 
 namespace ember {
@@ -71,6 +72,24 @@ namespace detail {
 Tensor pin_memory(const Tensor&) { no_cuda("pin_memory"); }
 bool is_pinned(const void*) { return false; }
 }  // namespace detail
+
+// ---- CUDA graphs: nothing can be captured, so nothing is ever held ----
+bool is_current_stream_capturing() { return false; }
+MempoolId graph_pool_handle() { no_cuda("cuda::graph_pool_handle"); }
+Stream graph_capture_stream(int) { no_cuda("cuda::graph_capture_stream"); }
+Graph::~Graph() = default;
+Graph::Graph(Graph&&) noexcept {}
+Graph& Graph::operator=(Graph&&) noexcept { return *this; }
+void Graph::capture_begin(MempoolId) { no_cuda("cuda::Graph::capture_begin"); }
+void Graph::capture_end() { no_cuda("cuda::Graph::capture_end"); }
+void Graph::replay() { no_cuda("cuda::Graph::replay"); }
+void Graph::reset() {}
+void Graph::abort_capture() noexcept {}
+GraphCapture::GraphCapture(Graph& graph, MempoolId pool)
+    : GraphCapture(graph, (no_cuda("cuda::GraphCapture"), Stream(nullptr, -1)), pool) {}
+GraphCapture::GraphCapture(Graph& graph, const Stream& stream, MempoolId)
+    : graph_(graph), stream_(stream), guard_((no_cuda("cuda::GraphCapture"), stream)) {}
+GraphCapture::~GraphCapture() noexcept(false) {}
 
 // ---- runtime-compiled kernels ----
 namespace detail {

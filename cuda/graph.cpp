@@ -1,0 +1,280 @@
+// CUDA graphs (cuda/graph.h): capture on a side stream in relaxed mode, instantiate, replay;
+// the bookkeeping of captures underway and the checks that refuse illegal calls during one.
+#include <ember/cuda/graph.h>
+
+#include <exception>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include <ember/core/error.h>
+#include <ember/cuda/batch.h>
+#include <ember/cuda/capture.h>
+#include <ember/cuda/check.h>
+#include <ember/cuda/stream.h>
+
+namespace ember {
+namespace cuda {
+
+std::atomic<int> g_captures_underway{0};
+
+namespace {
+
+// The (device, stream) pairs being captured.
+std::mutex g_mu;
+std::vector<std::pair<int, cudaStream_t>>& captures() {
+  static auto* all = new std::vector<std::pair<int, cudaStream_t>>;  // leaked, as the caches
+  return *all;
+}
+
+void add_capture(int device, cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  captures().emplace_back(device, stream);
+  g_captures_underway.fetch_add(1, std::memory_order_relaxed);
+}
+
+void remove_capture(int device, cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto& all = captures();
+  for (auto it = all.begin(); it != all.end(); ++it) {
+    if (it->first == device && it->second == stream) {
+      all.erase(it);
+      g_captures_underway.fetch_sub(1, std::memory_order_relaxed);
+      return;
+    }
+  }
+}
+
+[[noreturn]] void throw_capturing(const char* op) {
+  EMBER_THROW(op,
+              ": not allowed during CUDA graph capture (it would wait for the host or "
+              "synchronize a stream being captured); do it before the capture or after it");
+}
+
+void check_available(const char* what) {
+  EMBER_CHECK(is_available(), what, ": CUDA is not available (no GPU found)");
+}
+
+int this_device() {
+  int d = 0;
+  EMBER_CUDA_CHECK(cudaGetDevice(&d));
+  return d;
+}
+
+cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
+
+}  // namespace
+
+void check_stream_not_capturing(const char* op, int device, cudaStream_t stream) {
+  if (!capture_underway()) return;
+  DeviceGuard guard(device);
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t err = cudaStreamIsCapturing(stream, &status);
+  if (err == cudaErrorStreamCaptureImplicit) {  // the legacy stream, beside a blocking capture
+    cudaGetLastError();
+    throw_capturing(op);
+  }
+  EMBER_CUDA_CHECK(err);
+  if (status != cudaStreamCaptureStatusNone) throw_capturing(op);
+}
+
+void check_device_not_capturing(const char* op, int device) {
+  if (!capture_underway()) return;
+  std::lock_guard<std::mutex> lock(g_mu);
+  for (const auto& c : captures()) {
+    if (device < 0 || c.first == device) throw_capturing(op);
+  }
+}
+
+bool is_current_stream_capturing() {
+  if (!capture_underway()) return false;
+  const cudaStream_t stream = peek_current_stream(this_device());
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t err = cudaStreamIsCapturing(stream, &status);
+  if (err == cudaErrorStreamCaptureImplicit) {  // the legacy stream, beside a blocking capture
+    cudaGetLastError();
+    return true;
+  }
+  EMBER_CUDA_CHECK(err);
+  return status != cudaStreamCaptureStatusNone;
+}
+
+MempoolId graph_pool_handle() {
+  static std::atomic<MempoolId> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+Stream graph_capture_stream(int device) {
+  check_available("cuda::graph_capture_stream");
+  if (device < 0) device = this_device();
+  constexpr int kMaxDevices = 64;
+  EMBER_CHECK(device < device_count() && device < kMaxDevices,
+              "cuda::graph_capture_stream: device ", device, " does not exist");
+  static std::once_flag once[kMaxDevices];
+  static void* streams[kMaxDevices] = {};
+  std::call_once(once[device],
+                 [device] { streams[device] = getStreamFromPool(false, device).stream(); });
+  return getStreamFromExternal(streams[device], device);
+}
+
+// ---- Graph ----
+
+Graph::~Graph() { reset(); }
+
+Graph::Graph(Graph&& other) noexcept { *this = std::move(other); }
+
+Graph& Graph::operator=(Graph&& other) noexcept {
+  if (this == &other) return *this;
+  reset();
+  std::swap(graph_, other.graph_);
+  std::swap(exec_, other.exec_);
+  std::swap(stream_, other.stream_);
+  std::swap(replay_event_, other.replay_event_);
+  std::swap(device_, other.device_);
+  std::swap(pool_, other.pool_);
+  std::swap(capturing_, other.capturing_);
+  return *this;
+}
+
+void Graph::capture_begin(MempoolId pool) {
+  check_available("cuda::Graph::capture_begin");
+  EMBER_CHECK(!capturing_, "cuda::Graph::capture_begin: the graph is already capturing");
+  EMBER_CHECK(exec_ == nullptr,
+              "cuda::Graph::capture_begin: the graph holds a capture already (reset() it first)");
+  const int device = this_device();
+  const cudaStream_t stream = peek_current_stream(device);
+  EMBER_CHECK(stream != nullptr,
+              "cuda::Graph::capture_begin: cannot capture the default stream; make a side stream "
+              "current first (cuda::GraphCapture does)");
+  // Ops recorded for small-op batching so far run before the capture, not inside it.
+  batch::submit_all(device);
+  prepare_blas_for_capture(device);
+  const MempoolId id = pool != 0 ? pool : graph_pool_handle();
+  begin_allocate_to_pool(device, id, stream);
+  add_capture(device, stream);
+  // Relaxed: cudaMalloc stays legal in this thread (the private pool grows; cuBLAS and the
+  // fused cross entropy create per-stream workspaces on first use); the illegal calls are
+  // refused by ember's own checks, before they reach CUDA.
+  const cudaError_t err = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
+  if (err != cudaSuccess) {
+    remove_capture(device, stream);
+    end_allocate_to_pool(device, stream);
+    release_pool(device, id);
+    EMBER_CUDA_CHECK(err);
+  }
+  device_ = device;
+  stream_ = stream;
+  pool_ = id;
+  capturing_ = true;
+}
+
+void Graph::capture_end() {
+  EMBER_CHECK(capturing_, "cuda::Graph::capture_end: capture_begin was not called");
+  DeviceGuard guard(device_);
+  const cudaStream_t stream = as_stream(stream_);
+  // Ops recorded during the capture belong to the graph, in order: launch them into it.
+  cudaError_t submitted = cudaSuccess;
+  try {
+    batch::submit(device_, stream);
+  } catch (const Error&) {
+    submitted = cudaErrorStreamCaptureInvalidated;
+  }
+  cudaGraph_t graph = nullptr;
+  cudaError_t err = cudaStreamEndCapture(stream, &graph);
+  capturing_ = false;
+  remove_capture(device_, stream);
+  end_allocate_to_pool(device_, stream);
+  if (err == cudaSuccess) err = submitted;
+  if (err == cudaSuccess) {
+    cudaGraphExec_t exec = nullptr;
+    err = cudaGraphInstantiate(&exec, graph, 0);
+    if (err == cudaSuccess) exec_ = exec;
+  }
+  if (graph != nullptr) graph_ = graph;
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    reset();
+    EMBER_THROW("cuda::Graph::capture_end: the capture failed (", cudaGetErrorName(err), ": ",
+                cudaGetErrorString(err), "); was an illegal call made during it?");
+  }
+}
+
+void Graph::abort_capture() noexcept {
+  if (!capturing_) return;
+  try {
+    DeviceGuard guard(device_);
+    try {
+      batch::submit(device_, as_stream(stream_));  // into the capture, discarded with it
+    } catch (...) {
+    }
+    cudaGraph_t graph = nullptr;
+    if (cudaStreamEndCapture(as_stream(stream_), &graph) != cudaSuccess) cudaGetLastError();
+    if (graph != nullptr) cudaGraphDestroy(graph);
+  } catch (...) {
+    cudaGetLastError();
+  }
+  capturing_ = false;
+  remove_capture(device_, as_stream(stream_));
+  end_allocate_to_pool(device_, as_stream(stream_));
+  reset();
+}
+
+void Graph::replay() {
+  EMBER_CHECK(exec_ != nullptr, "cuda::Graph::replay: nothing captured (capture_end first)");
+  DeviceGuard guard(device_);
+  const cudaStream_t stream = current_stream(device_);  // submits recorded ops (new inputs) first
+  EMBER_CUDA_CHECK(cudaGraphLaunch(static_cast<cudaGraphExec_t>(exec_), stream));
+  if (replay_event_ == nullptr) {
+    cudaEvent_t e = nullptr;
+    EMBER_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    replay_event_ = e;
+  }
+  EMBER_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(replay_event_), stream));
+}
+
+void Graph::reset() {
+  if (capturing_) return abort_capture();
+  if (device_ < 0) return;
+  try {
+    DeviceGuard guard(device_);
+    if (replay_event_ != nullptr) {
+      // The pool's blocks return to the capturing stream's cache: that stream's next use of
+      // them waits for the last replay.
+      if (cudaStreamWaitEvent(as_stream(stream_), static_cast<cudaEvent_t>(replay_event_), 0) !=
+          cudaSuccess)
+        cudaGetLastError();
+      cudaEventDestroy(static_cast<cudaEvent_t>(replay_event_));
+    }
+    if (exec_ != nullptr) cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec_));
+    if (graph_ != nullptr) cudaGraphDestroy(static_cast<cudaGraph_t>(graph_));
+  } catch (...) {
+    cudaGetLastError();
+  }
+  if (pool_ != 0) release_pool(device_, pool_);
+  graph_ = exec_ = stream_ = replay_event_ = nullptr;
+  device_ = -1;
+  pool_ = 0;
+}
+
+// ---- GraphCapture ----
+
+GraphCapture::GraphCapture(Graph& graph, MempoolId pool)
+    : GraphCapture(graph, graph_capture_stream(), pool) {}
+
+GraphCapture::GraphCapture(Graph& graph, const Stream& stream, MempoolId pool)
+    : graph_(graph), stream_(stream), guard_(stream), exceptions_(std::uncaught_exceptions()) {
+  // As torch.cuda.graph: start from a quiet device (and surface earlier asynchronous errors).
+  synchronize(stream.device_index());
+  graph_.capture_begin(pool);
+}
+
+GraphCapture::~GraphCapture() noexcept(false) {
+  if (std::uncaught_exceptions() > exceptions_) {
+    graph_.abort_capture();
+    return;
+  }
+  graph_.capture_end();
+}
+
+}  // namespace cuda
+}  // namespace ember

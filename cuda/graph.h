@@ -1,0 +1,108 @@
+// The public CUDA graph API, as torch.cuda.CUDAGraph and torch.cuda.graph: capture the work
+// queued on a side stream once, replay it with one launch. Declarations only (no CUDA headers).
+#pragma once
+
+#include <cstdint>
+
+#include <ember/cuda/api.h>
+
+namespace ember {
+namespace cuda {
+
+// The id of a graph's private memory pool (0: none). Graphs captured with the same id share
+// the pool, as PyTorch's graph_pool_handle().
+using MempoolId = uint64_t;
+
+// A fresh pool id to share between several graphs: capture_begin(pool) with it.
+MempoolId graph_pool_handle();
+
+// A captured CUDA graph (a cudaGraph_t and its cudaGraphExec_t). Work queued on the current
+// stream between capture_begin() and capture_end() is recorded, not run; replay() runs it
+// again, on the same memory. Tensors allocated on the capturing stream during capture come
+// from the graph's private pool (cuda/allocator.cpp), which keeps them for replays; reset()
+// or the destructor returns them to the normal cache. Move-only.
+//
+// During capture, host synchronizations (cuda::synchronize, Stream::synchronize/query),
+// copies between the CPU and the GPU (item(), cpu(), to(kCPU), cuda()) and empty_cache()
+// throw ember::Error naming the operation (docs/gpu.md, "CUDA graphs").
+class Graph {
+ public:
+  Graph() = default;
+  ~Graph();
+  Graph(Graph&& other) noexcept;
+  Graph& operator=(Graph&& other) noexcept;
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  // Starts capturing the current stream of the current device, which must not be the
+  // default stream (GraphCapture switches to a side stream). pool: share the private pool
+  // of the graphs captured with that id (0: a pool of its own).
+  void capture_begin(MempoolId pool = 0);
+  // Ends the capture and instantiates the graph; a capture that failed (an illegal call
+  // slipped past ember's checks) throws here and leaves the graph empty.
+  void capture_end();
+  // Launches the captured work on the current stream of the graph's device.
+  void replay();
+  // Frees the graph and its exec and releases the private pool (its memory returns to the
+  // cache once the last graph sharing it is reset); the Graph may capture again.
+  void reset();
+  // The private pool's id (0 before capture_begin).
+  MempoolId pool() const { return pool_; }
+
+  bool is_capturing() const { return capturing_; }
+  bool is_captured() const { return exec_ != nullptr; }
+  int device_index() const { return device_; }
+
+ private:
+  friend class GraphCapture;
+  // Ends a capture abandoned by an exception: the recorded work is discarded. Never throws.
+  void abort_capture() noexcept;
+
+  void* graph_ = nullptr;         // cudaGraph_t
+  void* exec_ = nullptr;          // cudaGraphExec_t
+  void* stream_ = nullptr;        // cudaStream_t captured (its pool's blocks belong to it)
+  void* replay_event_ = nullptr;  // cudaEvent_t recorded after the last replay
+  int device_ = -1;
+  MempoolId pool_ = 0;
+  bool capturing_ = false;
+};
+
+// `with torch.cuda.graph(g):` as an RAII guard. Synchronizes the device, makes a side stream
+// current (a pool stream kept for captures on this device, or `stream`), begins the capture,
+// and at scope exit ends it and restores the stream. If the scope is left by an exception,
+// the capture is discarded and the graph left empty, so a new capture can follow.
+//
+//   cuda::Graph g;
+//   { cuda::GraphCapture capture(g);  y = model(static_x); }
+//   static_x.copy_(batch);  g.replay();   // y holds the new result
+class GraphCapture {
+ public:
+  explicit GraphCapture(Graph& graph, MempoolId pool = 0);
+  GraphCapture(Graph& graph, const Stream& stream, MempoolId pool = 0);
+  // Ends the capture (capture_end's errors propagate unless an exception is in flight).
+  ~GraphCapture() noexcept(false);
+  GraphCapture(const GraphCapture&) = delete;
+  GraphCapture& operator=(const GraphCapture&) = delete;
+
+  // The stream being captured (make other streams wait on it with Events to fork work).
+  const Stream& stream() const { return stream_; }
+
+ private:
+  Graph& graph_;
+  Stream stream_;
+  StreamGuard guard_;
+  int exceptions_ = 0;  // std::uncaught_exceptions() at construction
+};
+
+// Whether the current stream of the current device is being captured, as
+// torch.cuda.is_current_stream_capturing(): ops whose host-side state a graph would freeze
+// (Adam's step count) refuse to be captured. False without CUDA.
+bool is_current_stream_capturing();
+
+// The stream GraphCapture captures on by default for `device` (-1: the current one): one pool
+// stream per device, the same each time. Warm up on it before capturing, as PyTorch does on
+// a side stream, so that lazily created library state (cuBLAS workspaces) exists.
+Stream graph_capture_stream(int device = -1);
+
+}  // namespace cuda
+}  // namespace ember

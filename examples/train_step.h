@@ -1,0 +1,91 @@
+// --graph for the training examples (mlp, cnn): one SGD/Adam training step over rows of the
+// training set, run eagerly or replayed from a CUDA graph (cuda::StepGraph) over a static index.
+#pragma once
+
+#include <ember/ember.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace examples {
+
+// --graph auto|on|off (Options::graph). auto: on for CUDA with SGD (Adam's step count cannot
+// be captured: optim/step_graph.h).
+template <class Options>
+void add_graph_option(CLI::App& app, Options& opt) {
+  app.add_option("--graph", opt.graph,
+                 "replay each full batch's training step from a CUDA graph: auto (on for CUDA "
+                 "with sgd), on or off; the last partial batch runs eagerly")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
+}
+
+// One training step (zero_grad, forward, cross entropy, backward, optimizer step) over the
+// rows `idx` of (x, y). With a graph, a full batch's rows are copied into a static index that
+// the captured step gathers with: one copy and one graph launch a step (after 3 eager warm-up
+// steps and the capture); a smaller batch (the epoch's last) runs eagerly.
+class TrainStep {
+ public:
+  using Forward = std::function<ember::Tensor(const ember::Tensor&)>;
+
+  TrainStep(Forward forward, ember::optim::Optimizer& optimizer, ember::Tensor x, ember::Tensor y,
+            int64_t batch_size, bool graph)
+      : forward_(std::move(forward)), optimizer_(optimizer), x_(std::move(x)), y_(std::move(y)) {
+    if (!graph) return;
+    static_idx_ =
+        ember::empty({batch_size}, ember::TensorOptions(ember::kInt64).device(x_.device()));
+    graph_ = std::make_unique<ember::cuda::StepGraph>(
+        [this] { return step_on(static_idx_); },
+        std::vector<ember::optim::Optimizer*>{&optimizer_});
+  }
+
+  // The step's loss (a graph's output is rewritten by the next replay: add it up at once).
+  ember::Tensor operator()(const ember::Tensor& idx) {
+    if (graph_ && idx.size(0) == static_idx_.size(0)) {
+      static_idx_.copy_(idx);
+      return (*graph_)();
+    }
+    return step_on(idx);
+  }
+
+  // "on (...)" or "off" for the run's first line.
+  static std::string describe(bool graph, int64_t n, int64_t batch_size) {
+    if (!graph) return "off";
+    const int64_t rest = n % batch_size;
+    return rest == 0 ? "on" : "on (the last batch of " + std::to_string(rest) + " runs eagerly)";
+  }
+
+ private:
+  ember::Tensor step_on(const ember::Tensor& idx) {
+    namespace F = ember::nn::functional;
+    const ember::Tensor x = x_.index_select(0, idx), y = y_.index_select(0, idx);
+    optimizer_.zero_grad();
+    ember::Tensor loss = F::cross_entropy(forward_(x), y);
+    loss.backward();
+    optimizer_.step();
+    return loss.detach();
+  }
+
+  Forward forward_;
+  ember::optim::Optimizer& optimizer_;
+  ember::Tensor x_, y_;
+  ember::Tensor static_idx_;
+  std::unique_ptr<ember::cuda::StepGraph> graph_;
+};
+
+// Whether --graph asks for a graph on this device with this optimizer.
+template <class Options>
+bool use_graph(const Options& opt, const ember::Device& device) {
+  if (opt.graph == "off") return false;
+  if (opt.graph == "on") {
+    if (!device.is_cuda()) throw std::runtime_error("--graph on needs --device cuda");
+    return true;  // with adam, the capture throws Adam's error
+  }
+  return device.is_cuda() && opt.optimizer == "sgd";
+}
+
+}  // namespace examples
