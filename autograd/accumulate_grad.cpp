@@ -17,7 +17,11 @@ tensor_list AccumulateGrad::apply(tensor_list&& grads) {
   AutogradMeta& m = get_meta(variable);
   for (auto& hook : m.leaf_hooks) {
     Tensor r = hook.second(g);
-    if (r.defined()) g = r;
+    if (!r.defined()) continue;
+    EMBER_CHECK(r.sizes().equals(g.sizes()), "register_hook: a hook on a leaf of shape ",
+                variable.sizes(), " returned a gradient of shape ", r.sizes(), " for one of shape ",
+                g.sizes());
+    g = r;
   }
   if (!m.grad.defined()) {
     if (GradMode::is_enabled()) {

@@ -220,7 +220,11 @@ class Engine::GraphTask {
     for (const auto& h : n->pre_hooks_) {
       if (!grads[h.slot].defined()) continue;
       Tensor r = h.fn(grads[h.slot]);
-      if (r.defined()) grads[h.slot] = r;
+      if (!r.defined()) continue;
+      EMBER_CHECK(r.sizes().equals(grads[h.slot].sizes()), "register_hook: a hook on output ",
+                  h.slot, " of ", n->name(), " returned a gradient of shape ", r.sizes(),
+                  " for a gradient of shape ", grads[h.slot].sizes());
+      grads[h.slot] = r;
     }
     for (const auto& r : n->retained_) {
       std::shared_ptr<TensorImpl> impl = r.impl.lock();

@@ -114,9 +114,13 @@ std::string shape_str(IntArrayRef sizes) {
   return os.str();
 }
 
+Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device) {
+  return empty_on(nullptr, sizes, dtype, device);
+}
+
 // Every op's output goes through here: strides live on the stack (DimVector only past 8
 // dims), and the tensor costs one storage allocation plus two make_shared.
-Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device) {
+Tensor empty_on(const char* op, IntArrayRef sizes, ScalarType dtype, Device device) {
   const size_t n = sizes.size();
   int64_t inline_strides[DimVector::kInline];
   std::vector<int64_t> heap_strides;  // empty (no allocation) unless n > 8
@@ -136,18 +140,29 @@ Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device) {
   }
   size_t nbytes = 0;
   overflow |= __builtin_mul_overflow(static_cast<size_t>(stride), element_size(dtype), &nbytes);
-  EMBER_CHECK(!overflow, "allocating a ", dtype_name(dtype), " tensor of shape ", sizes,
+  const char* colon = op != nullptr ? ": " : "";
+  if (op == nullptr) op = "";
+  EMBER_CHECK(!overflow, op, colon, "allocating a ", dtype_name(dtype), " tensor of shape ", sizes,
               ": more elements or bytes than int64 can count");
   if (empty) nbytes = 0;
   Storage storage;
   try {
     storage = make_storage(nbytes, device);
   } catch (const OutOfMemoryError& e) {  // the allocator knows the bytes; add what they were for
-    throw OutOfMemoryError(
-        detail::str(e.what(), " (for a ", dtype_name(dtype), " tensor of shape ", sizes, ")"));
+    throw OutOfMemoryError(detail::str(op, colon, e.what(), " (for a ", dtype_name(dtype),
+                                       " tensor of shape ", sizes, " on ", device, ")"));
+  } catch (const Error& e) {  // no allocator for the device (a CUDA tensor without a GPU)
+    EMBER_THROW(op, colon, e.what(), " (for a ", dtype_name(dtype), " tensor of shape ", sizes,
+                " on ", device, ")");
   }
   return Tensor(
       std::make_shared<TensorImpl>(std::move(storage), dtype, sizes, IntArrayRef(strides, n), 0));
+}
+
+void throw_undefined_input(const char* op) {
+  EMBER_THROW(op,
+              ": got an undefined Tensor (a default-constructed Tensor, or the grad() of a "
+              "tensor no backward has reached yet)");
 }
 
 DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim) {
@@ -213,6 +228,9 @@ Tensor restride(const Tensor& t, IntArrayRef sizes, IntArrayRef strides) {
                                              t.storage_offset()));
 }
 
+constexpr double kFloat16Max = 65504.0;                  // largest finite half
+constexpr double kBFloat16Max = 3.3895313892515355e+38;  // largest finite bfloat16
+
 // LibTorch's checked_convert: a floating value must be finite within the type's range (or
 // inf/NaN for a floating type); an integer value within the type's range (uint8 also takes
 // -255..-1, which wrap, as c10::overflows allows); anything converts to bool.
@@ -231,12 +249,17 @@ void check_fits(const char* op, const Scalar& value, ScalarType dtype) {
       ok = v >= -9223372036854775808.0 && v < 9223372036854775808.0;
     } else if (dtype == kUInt8) {
       ok = v > -256.0 && v < 256.0;
+    } else if (dtype == kFloat16) {
+      ok = !std::isfinite(v) || std::fabs(v) <= kFloat16Max;
+    } else if (dtype == kBFloat16) {
+      ok = !std::isfinite(v) || std::fabs(v) <= kBFloat16Max;
     }
   } else if (!value.isBoolean()) {
     const int64_t v = value.toLong();
     if (dtype == kInt32)
       ok = v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
     if (dtype == kUInt8) ok = v >= -255 && v <= 255;
+    if (dtype == kFloat16) ok = v >= -65504 && v <= 65504;
   }
   EMBER_CHECK(ok, op, ": value ", value, " cannot be converted to type ", type,
               " without overflow");

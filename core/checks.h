@@ -41,11 +41,22 @@ Tensor restride(const Tensor& t, IntArrayRef sizes, IntArrayRef strides);
 // A 0-dim tensor seen as [1] (a view), so that kernels always get a dim to work along.
 Tensor as_1d(const Tensor& t);
 
-// A new contiguous tensor on device (no autograd).
+// A new contiguous tensor on device (no autograd). A failed allocation throws naming the
+// tensor ("... (for a float32 tensor of shape [2, 3] on cuda:0)"), and `op` when given
+// ("zeros: ..."): sizes whose bytes overflow int64, out of memory, no GPU.
 Tensor empty_on(IntArrayRef sizes, ScalarType dtype, Device device);
+Tensor empty_on(const char* op, IntArrayRef sizes, ScalarType dtype, Device device);
 // Throws "op: value V cannot be converted to type T without overflow" as LibTorch does (full,
 // fill_, item<T>).
 void check_fits(const char* op, const Scalar& value, ScalarType dtype);
+
+// Throws "op: got an undefined Tensor (...)" when any of `tensors` is undefined: the check of
+// an op's inputs before it reads their dtype or shape.
+[[noreturn]] void throw_undefined_input(const char* op);
+template <class... Ts>
+inline void check_defined(const char* op, const Ts&... tensors) {
+  if (__builtin_expect(!(tensors.defined() && ...), 0)) throw_undefined_input(op);
+}
 
 // Sorted, unique, wrapped reduction dims; an empty list means every dim.
 DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);

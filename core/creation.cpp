@@ -2,6 +2,7 @@
 // scalar_tensor, from_blob and the *_like forms. Options pick dtype, device and grad.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include <ember/core/checks.h>
@@ -24,8 +25,14 @@ int64_t storage_extent(const char* op, IntArrayRef sizes, IntArrayRef strides) {
     empty = empty || sizes[i] == 0;
   }
   if (empty) return 0;
-  int64_t extent = 1;
-  for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides[i];
+  int64_t extent = 1, step = 0;
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &step);
+    overflow |= __builtin_add_overflow(extent, step, &extent);
+  }
+  EMBER_CHECK(!overflow, op, ": sizes ", sizes, " and strides ", strides,
+              " reach further than int64 can count");
   return extent;
 }
 
@@ -73,7 +80,7 @@ void fill_random(Op op, const Tensor& t, int words_per_element, const Scalar& a,
 // Fills a new 1-D CPU tensor of `dtype` with value(i), then moves it to `device`.
 template <class F>
 Tensor host_sequence(const char* op, int64_t n, ScalarType dtype, Device device, F value) {
-  Tensor t = empty_on({n}, dtype, Device(kCPU));
+  Tensor t = empty_on(op, {n}, dtype, Device(kCPU));
   EMBER_DISPATCH_NUMERIC_TYPES(dtype, op, [&] {
     scalar_t* p = static_cast<scalar_t*>(t.data_ptr());
     for (int64_t i = 0; i < n; ++i) p[i] = static_cast<scalar_t>(value(i));
@@ -99,7 +106,7 @@ inline TensorOptions like_options(const Tensor& t, const TensorOptions& o) {
 
 Tensor empty(IntArrayRef sizes, const TensorOptions& options) {
   check_sizes("empty", sizes);
-  return finish("empty", empty_on(sizes, options.dtype(), options.device()), options);
+  return finish("empty", empty_on("empty", sizes, options.dtype(), options.device()), options);
 }
 
 Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options) {
@@ -117,14 +124,14 @@ Tensor empty_strided(IntArrayRef sizes, IntArrayRef strides, const TensorOptions
 
 Tensor zeros(IntArrayRef sizes, const TensorOptions& options) {
   check_sizes("zeros", sizes);
-  Tensor t = empty_on(sizes, options.dtype(), options.device());
+  Tensor t = empty_on("zeros", sizes, options.dtype(), options.device());
   fill(t, 0);
   return finish("zeros", t, options);
 }
 
 Tensor ones(IntArrayRef sizes, const TensorOptions& options) {
   check_sizes("ones", sizes);
-  Tensor t = empty_on(sizes, options.dtype(), options.device());
+  Tensor t = empty_on("ones", sizes, options.dtype(), options.device());
   fill(t, 1);
   return finish("ones", t, options);
 }
@@ -133,7 +140,7 @@ Tensor full(IntArrayRef sizes, const Scalar& value, const TensorOptions& options
   check_sizes("full", sizes);
   ScalarType dtype = options.has_dtype() ? options.dtype() : scalar_default_dtype(value);
   check_fits("full", value, dtype);
-  Tensor t = empty_on(sizes, dtype, options.device());
+  Tensor t = empty_on("full", sizes, dtype, options.device());
   fill(t, value);
   return finish("full", t, options);
 }
@@ -192,8 +199,14 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
               " are inconsistent with the sign of step ", step);
   int64_t n;
   if (integral) {  // exact for large int64 ranges, where doubles would round
-    int64_t a = start.toLong(), b = end.toLong(), c = step.toLong();
-    n = c > 0 ? (b - a + c - 1) / c : (a - b - c - 1) / -c;
+    // In uint64, where |end - start| and |step| can't overflow.
+    const int64_t a = start.toLong(), b = end.toLong(), c = step.toLong();
+    const uint64_t span = c > 0 ? uint64_t(b) - uint64_t(a) : uint64_t(a) - uint64_t(b);
+    const uint64_t magnitude = c > 0 ? uint64_t(c) : uint64_t(0) - uint64_t(c);
+    const uint64_t count = span == 0 ? 0 : (span - 1) / magnitude + 1;
+    EMBER_CHECK(count <= uint64_t(INT64_MAX), "arange: the range [", start, ", ", end,
+                ") with step ", step, " has more elements than int64 can count");
+    n = static_cast<int64_t>(count);
   } else {
     double nd = std::ceil((e - s) / st);
     EMBER_CHECK(nd < 9.0e18, "arange: the range [", start, ", ", end, ") with step ", step,
@@ -231,7 +244,7 @@ Tensor eye(int64_t n, const TensorOptions& options) { return eye(n, n, options);
 Tensor eye(int64_t n, int64_t m, const TensorOptions& options) {
   EMBER_CHECK(n >= 0 && m >= 0, "eye: sizes must be non-negative, got n=", n, " and m=", m);
   ScalarType dtype = options.dtype();
-  Tensor t = empty_on({n, m}, dtype, Device(kCPU));
+  Tensor t = empty_on("eye", {n, m}, dtype, Device(kCPU));
   if (n * m > 0) {
     std::memset(t.data_ptr(), 0, t.nbytes());  // all-zero bits are 0 in every dtype
     EMBER_DISPATCH_ALL_TYPES(dtype, "eye", [&] {
@@ -249,7 +262,7 @@ Tensor rand(IntArrayRef sizes, const TensorOptions& options) {
   ScalarType dtype = options.dtype();
   EMBER_CHECK(is_floating_point(dtype), "rand: dtype ", dtype,
               " is not supported (needs a floating dtype)");
-  Tensor t = empty_on(sizes, dtype, options.device());
+  Tensor t = empty_on("rand", sizes, dtype, options.device());
   fill_random(Op::uniform, t, dtype == kFloat64 ? 2 : 1, 0.0, 1.0);
   return finish("rand", t, options);
 }
@@ -259,7 +272,7 @@ Tensor randn(IntArrayRef sizes, const TensorOptions& options) {
   ScalarType dtype = options.dtype();
   EMBER_CHECK(is_floating_point(dtype), "randn: dtype ", dtype,
               " is not supported (needs a floating dtype)");
-  Tensor t = empty_on(sizes, dtype, options.device());
+  Tensor t = empty_on("randn", sizes, dtype, options.device());
   fill_random(Op::normal, t, dtype == kFloat64 ? 2 : 1, 0.0, 1.0);
   return finish("randn", t, options);
 }
@@ -273,7 +286,13 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef sizes, const TensorOptions
   check_sizes("randint", sizes);
   EMBER_CHECK(low < high, "randint: expected low < high, got low=", low, " and high=", high);
   ScalarType dtype = options.has_dtype() ? options.dtype() : kInt64;
-  Tensor t = empty_on(sizes, dtype, options.device());
+  // As PyTorch's random_(from, to): both ends must fit an integer dtype (an int64 range
+  // drawn into uint8 would wrap).
+  const int64_t lowest = dtype == kUInt8 ? 0 : dtype == kInt32 ? INT32_MIN : INT64_MIN;
+  const int64_t highest = dtype == kUInt8 ? 255 : dtype == kInt32 ? INT32_MAX : INT64_MAX;
+  EMBER_CHECK(!is_integral(dtype, /*include_bool=*/false) || (low >= lowest && high - 1 <= highest),
+              "randint: the range [", low, ", ", high, ") does not fit dtype ", dtype);
+  Tensor t = empty_on("randint", sizes, dtype, options.device());
   fill_random(Op::randint, t, 2, low, high);
   return finish("randint", t, options);
 }
@@ -399,7 +418,7 @@ Tensor literal_leaf(const Tensor& t, const TensorOptions& options) {
 
 // LibTorch's scalar_tensor: 0-dim, float32 unless options give a dtype.
 Tensor scalar_tensor(const Scalar& value, const TensorOptions& options) {
-  Tensor t = empty_on({}, options.dtype(), options.device());
+  Tensor t = empty_on("scalar_tensor", {}, options.dtype(), options.device());
   fill(t, value);
   return finish("scalar_tensor", t, options);
 }
@@ -420,6 +439,13 @@ Tensor wrap_blob(void* data, IntArrayRef sizes, IntArrayRef strides, void (*dele
   Device device = options.device();
   if (device.is_cuda() && !device.has_index())
     device = Device(kCUDA, device_hooks().current_device());
+  if (device.is_cuda()) {  // a CUDA tensor needs the CUDA backend: none without a GPU
+    try {
+      (void)get_allocator(kCUDA);
+    } catch (const Error& e) {
+      EMBER_THROW("from_blob: ", e.what(), " (for memory on ", device, ")");
+    }
+  }
   DataPtr dp;
   dp.ptr = data;
   if (deleter) {

@@ -73,7 +73,7 @@ Tensor binary(const char* name, const Tensor& a, const Tensor& b, ScalarType com
     return out;
   }
   DimVector shape = broadcast_shapes(name, a.sizes(), b.sizes());
-  Tensor out = empty_on(shape, out_dtype, dev);
+  Tensor out = empty_on(name, shape, out_dtype, dev);
   kernel<op>(dev.type())(out, a.sizes().equals(shape) ? a : a.expand(shape),
                          b.sizes().equals(shape) ? b : b.expand(shape));
   return out;
@@ -81,12 +81,14 @@ Tensor binary(const char* name, const Tensor& a, const Tensor& b, ScalarType com
 
 template <Op op>
 Tensor binary_promote(const char* name, const Tensor& a, const Tensor& b) {
+  check_defined(name, a, b);
   const ScalarType dt = result_type(a, b);
   return binary<op>(name, a, b, dt, dt);
 }
 
 template <Op op>
 Tensor compare(const char* name, const Tensor& a, const Tensor& b) {
+  check_defined(name, a, b);
   return binary<op>(name, a, b, result_type(a, b), kBool);
 }
 
@@ -141,12 +143,19 @@ void check_row_inputs(const Tensor& b, ScalarType compute) {
 // The in-place forms of the rows: self = f(self), which must fit self's dtype.
 Tensor& assign_result(const char* op, const Tensor& self, const Tensor& result) {
   check_castable(op, result.dtype(), self.dtype());
-  return const_cast<Tensor&>(self).copy_(result);
+  try {
+    return const_cast<Tensor&>(self).copy_(result);
+  } catch (const OutOfMemoryError&) {
+    throw;
+  } catch (const Error& e) {  // the recorded copy_ refuses leaves and views: name the op too
+    EMBER_THROW(op, ": ", e.what());
+  }
 }
 
 // exp, log, sin...: integer and bool inputs compute in the default float dtype.
 template <Op op>
 Tensor unary_float(const Tensor& t) {
+  if (__builtin_expect(!t.defined(), 0)) throw_undefined_input(op_name(op));
   if constexpr (op == Op::gelu) {  // the one row LibTorch refuses integers for
     EMBER_CHECK(t.is_floating_point(), "gelu: expected a floating-point input, got ", t.dtype());
   }
@@ -162,6 +171,7 @@ Tensor unary_float(const Tensor& t) {
 
 template <Op op>
 Tensor unary_same(const Tensor& t) {
+  if (__builtin_expect(!t.defined(), 0)) throw_undefined_input(op_name(op));
   Tensor out = empty_on(t.sizes(), t.dtype(), t.device());
   kernel<op>(t.device().type())(out, t);
   return out;
@@ -273,6 +283,7 @@ void check_mask(const char* op, const Tensor& self, const Tensor& mask) {
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   if (autograd::should_record(a, b)) return detail::recorded::add(a, b, alpha);
+  check_defined("add", a, b);
   if (!alpha.equal(1)) {
     check_alpha("add", result_type(a, b), alpha);
     return binary_promote<Op::add>("add", a, mul(b, alpha));
@@ -292,6 +303,7 @@ Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
 
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   if (autograd::should_record(a, b)) return detail::recorded::sub(a, b, alpha);
+  check_defined("sub", a, b);
   check_no_bool_sub("sub", a.dtype() == kBool || b.dtype() == kBool);
   if (!alpha.equal(1)) {
     check_alpha("sub", result_type(a, b), alpha);
@@ -321,6 +333,7 @@ Tensor mul(const Tensor& a, const Scalar& b) {
 
 Tensor div(const Tensor& a, const Tensor& b) {
   if (autograd::should_record(a, b)) return detail::recorded::div(a, b);
+  check_defined("div", a, b);
   const ScalarType dt = true_div_type(result_type(a, b));
   return binary<Op::div>("div", a, b, dt, dt);
 }
@@ -358,6 +371,7 @@ Tensor pow(const Scalar& base, const Tensor& exponent) {
   Tensor name(const Tensor& a, const Tensor& b) {                                      \
     if (row_differentiable(RowTypes::types) && autograd::should_record(a, b))          \
       return detail::record_binary(Op::name, a, b);                                    \
+    check_defined(#name, a, b);                                                        \
     const ScalarType dt = row_dtype(RowTypes::types, result_type(a, b));               \
     check_row_inputs<Op::name>(b, dt);                                                 \
     return binary<Op::name>(#name, a, b, dt, dt);                                      \
@@ -444,6 +458,7 @@ Tensor logical_or(const Tensor& a, const Tensor& b) {
 
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
   if (autograd::should_record(a, b)) return detail::recorded::where(condition, a, b);
+  check_defined("where", condition, a, b);
   EMBER_CHECK(condition.dtype() == kBool, "where: expected a bool condition, got ",
               dtype_name(condition.dtype()), " (values ", dtype_name(a.dtype()), " and ",
               dtype_name(b.dtype()), ")");
@@ -469,6 +484,7 @@ Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b) {
 Tensor masked_fill(const Tensor& t, const Tensor& mask, const Scalar& value) {
   if (autograd::should_record(t)) return detail::recorded::masked_fill(t, mask, value);
   check_mask("masked_fill", t, mask);
+  check_fits("masked_fill", value, t.dtype());
   Tensor m = broadcast_to_self("masked_fill", t, mask);
   Tensor out = empty_on(t.sizes(), t.dtype(), t.device());
   out.copy_(t);
@@ -671,6 +687,7 @@ Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
     return self_();
   }
   check_mask("masked_fill_", *this, mask);
+  check_fits("masked_fill_", value, dtype());
   check_writable("masked_fill_", *this);
   Tensor m = broadcast_to_self("masked_fill_", *this, mask);
   kernel<Op::masked_fill>(device().type())(*this, m, value);

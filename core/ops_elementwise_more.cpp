@@ -166,9 +166,13 @@ Tensor lerp(const Tensor& start, const Tensor& end, const Tensor& weight) {
 
 // t + value * t1 * t2 and t + value * t1 / t2, value applied first as PyTorch's kernels.
 Tensor addcmul(const Tensor& t, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  check_defined("addcmul", t, t1, t2);
+  broadcast_shapes("addcmul", broadcast_shapes("addcmul", t.sizes(), t1.sizes()), t2.sizes());
   return t + (value.equal(1) ? t1 : t1 * value) * t2;
 }
 Tensor addcdiv(const Tensor& t, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  check_defined("addcdiv", t, t1, t2);
+  broadcast_shapes("addcdiv", broadcast_shapes("addcdiv", t.sizes(), t1.sizes()), t2.sizes());
   EMBER_CHECK(t1.is_floating_point() || t2.is_floating_point(),
               "addcdiv: integer division with addcdiv is no longer supported, and in a future "
               "release addcdiv will perform a true division of tensor1 and tensor2 (",
@@ -183,6 +187,10 @@ Tensor min(const Tensor& a, const Tensor& b) { return minimum(a, b); }
 Tensor clamp(const Tensor& t, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
   EMBER_CHECK((min && min->defined()) || (max && max->defined()),
               "clamp: at least one of 'min' or 'max' must not be None");
+  check_defined("clamp", t);
+  for (const std::optional<Tensor>* bound : {&min, &max}) {
+    if (*bound && (*bound)->defined()) broadcast_shapes("clamp", t.sizes(), (*bound)->sizes());
+  }
   Tensor r = t;
   if (min && min->defined()) r = maximum(r, *min);
   if (max && max->defined()) r = minimum(r, *max);
@@ -193,6 +201,7 @@ Tensor clamp_max(const Tensor& t, const Scalar& max) { return clamp(t, std::null
 
 Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base,
                 const TensorOptions& options) {
+  EMBER_CHECK(steps >= 0, "logspace: number of steps must be non-negative, got ", steps);
   return pow(Scalar(base), linspace(start, end, steps, options));
 }
 

@@ -15,6 +15,7 @@ namespace ember {
 namespace {
 
 void check_operands(const char* name, const Tensor& a, const Tensor& b) {
+  check_defined(name, a, b);
   check_same_device(name, a, b);
   EMBER_CHECK(a.dtype() == b.dtype(), name, ": expected both operands to have the same dtype, got ",
               a.dtype(), " and ", b.dtype());

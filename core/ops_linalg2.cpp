@@ -106,6 +106,10 @@ Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Sc
 
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                const Scalar& alpha) {
+  check_defined("baddbmm", self, batch1, batch2);
+  EMBER_CHECK(batch1.dim() == 3 && batch2.dim() == 3 && batch1.size(0) == batch2.size(0) &&
+                  batch1.size(2) == batch2.size(1),
+              "baddbmm: shapes ", batch1.sizes(), " and ", batch2.sizes(), " cannot be multiplied");
   return add_scaled("baddbmm", self, scaled(bmm(batch1, batch2), alpha), beta);
 }
 

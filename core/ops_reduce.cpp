@@ -86,18 +86,21 @@ bool narrow_integer(ScalarType dt) {
 }
 
 Tensor sum_impl(const Tensor& t, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  check_defined("sum", t);
   const ScalarType dt = sum_dtype(t, dtype);
   if (narrow_integer(dt)) return cast(sum_impl(t, dim, keepdim, kInt64), dt);
   return reduce<Op::sum>("sum", cast(t, dt), dim, keepdim, dt, 0, Empty::kIdentity, 0);
 }
 
 Tensor prod_impl(const Tensor& t, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  check_defined("prod", t);
   const ScalarType dt = sum_dtype(t, dtype);
   if (narrow_integer(dt)) return cast(prod_impl(t, dim, keepdim, kInt64), dt);
   return reduce<Op::prod>("prod", cast(t, dt), dim, keepdim, dt, 0, Empty::kIdentity, 1);
 }
 
 Tensor mean_impl(const Tensor& t, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  check_defined("mean", t);
   const ScalarType dt = dtype ? *dtype : t.dtype();
   check_floating("mean", dt);
   return reduce<Op::mean>("mean", cast(t, dt), dim, keepdim, dt, 0, Empty::kIdentity,
@@ -106,6 +109,7 @@ Tensor mean_impl(const Tensor& t, IntArrayRef dim, bool keepdim, std::optional<S
 
 template <Op op>
 Tensor extremum(const char* name, const Tensor& t, IntArrayRef dim, bool keepdim) {
+  check_defined(name, t);
   return reduce<op>(name, t, dim, keepdim, t.dtype(), 0, Empty::kError, 0);
 }
 
@@ -113,6 +117,7 @@ Tensor extremum(const char* name, const Tensor& t, IntArrayRef dim, bool keepdim
 template <Op op>
 std::tuple<Tensor, Tensor> arg_reduce(const char* name, const Tensor& self, int64_t dim,
                                       bool keepdim) {
+  check_defined(name, self);
   int64_t d = wrap_dim(name, dim, self.dim());
   Tensor in = self;
   if (self.dim() == 0) {

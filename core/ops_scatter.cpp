@@ -157,6 +157,14 @@ int64_t check_index_source(const char* name, const Tensor& self, int64_t dim, co
     EMBER_CHECK(i == d || t.size(i) == s.size(i), name, ": source ", source.sizes(),
                 " must match self ", self.sizes(), " in every dim but ", d);
   }
+  if (index.is_cpu()) {  // the scatter that follows would name itself, not this op
+    const Tensor c = index.to(kInt64).contiguous();
+    const int64_t* p = c.data_ptr<int64_t>();
+    for (int64_t i = 0; i < c.numel(); ++i) {
+      EMBER_CHECK(p[i] >= 0 && p[i] < t.size(d), name, ": index ", p[i],
+                  " is out of range for dim ", d, " of size ", t.size(d));
+    }
+  }
   return d;
 }
 

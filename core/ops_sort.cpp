@@ -262,6 +262,8 @@ Tensor var_correction(const char* name, const Tensor& t, OptionalIntArrayRef dim
 }
 
 Tensor logsumexp_impl(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  check_defined("logsumexp", self);
+  reduction_dims("logsumexp", dim, self.dim());  // names the op for a bad or repeated dim
   Tensor x = is_integral(self.dtype(), true) ? self.to(default_float_dtype()) : self;
   if (x.numel() == 0) return x.exp().sum(dim, keepdim).log();
   // The shift: the maximum, without history (it cancels); 0 where it is infinite.

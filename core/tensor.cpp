@@ -260,7 +260,7 @@ Tensor Tensor::to(Device device, ScalarType dtype, bool non_blocking, bool copy)
     device = Device(kCUDA, index);
   }
   if (same_device && dtype == this->dtype() && !copy) return *this;
-  Tensor out = empty_on(sizes(), dtype, device);
+  Tensor out = empty_on("to", sizes(), dtype, device);
   if (numel() > 0) {
     DeviceType where = (device.is_cuda() || here.is_cuda()) ? kCUDA : kCPU;
     kernel<Op::copy>(where)(out, *this, non_blocking);

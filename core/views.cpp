@@ -105,6 +105,7 @@ void check_not_scalar(const char* op, const Tensor& t) {
 
 Tensor Tensor::view(IntArrayRef sizes) const {
   if (autograd::should_record(*this)) return detail::recorded::view(*this, sizes);
+  check_defined("view", *this);
   DimVector shape = infer_size("view", sizes, numel());
   std::optional<DimVector> st = compute_stride(this->sizes(), strides(), shape);
   EMBER_CHECK(st.has_value(), "view: size ", shape_str(shape),
@@ -117,6 +118,7 @@ Tensor Tensor::view_as(const Tensor& other) const { return view(other.sizes()); 
 
 Tensor Tensor::reshape(IntArrayRef sizes) const {
   if (autograd::should_record(*this)) return detail::recorded::reshape(*this, sizes);
+  check_defined("reshape", *this);
   DimVector shape = infer_size("reshape", sizes, numel());
   if (std::optional<DimVector> st = compute_stride(this->sizes(), strides(), shape)) {
     return make_view(*this, shape, *st, storage_offset());
@@ -252,6 +254,11 @@ Tensor Tensor::expand(IntArrayRef sizes) const {
     shape[i] = size;
     st[i] = stride;
   }
+  int64_t numel = 1;
+  bool overflow = false;
+  for (int64_t s : shape) overflow |= __builtin_mul_overflow(numel, s, &numel);
+  EMBER_CHECK(!overflow, "expand: the target ", shape_str(sizes),
+              " has more elements than int64 can count (tensor ", shape_str(this->sizes()), ")");
   return make_view(*this, shape, st, storage_offset());
 }
 
@@ -274,8 +281,9 @@ Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<in
   s = std::clamp<int64_t>(s, 0, size);
   e = std::clamp<int64_t>(e, s, size);
   DimVector shape(sizes()), st(strides());
-  shape[d] = (e - s + step - 1) / step;
-  st[d] = strides()[d] * step;
+  shape[d] = e == s ? 0 : (e - s - 1) / step + 1;  // e - s + step - 1 could overflow
+  int64_t stride = 0;  // overflows only for a huge step, which leaves one element: any stride
+  st[d] = __builtin_mul_overflow(strides()[d], step, &stride) ? strides()[d] : stride;
   return make_view(*this, shape, st, storage_offset() + s * strides()[d]);
 }
 
@@ -286,7 +294,7 @@ Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
   EMBER_CHECK(start >= -size && start <= size, "narrow: start ", start, " is out of range for dim ",
               d, " of size ", size, " (expected in [", -size, ", ", size, "])");
   if (start < 0) start += size;
-  EMBER_CHECK(length >= 0 && start + length <= size, "narrow: start (", start, ") + length (",
+  EMBER_CHECK(length >= 0 && length <= size - start, "narrow: start (", start, ") + length (",
               length, ") exceeds the size ", size, " of dim ", d, " (shape ", shape_str(sizes()),
               ")");
   if (autograd::should_record(*this)) return slice(d, start, start + length);
@@ -363,15 +371,20 @@ Tensor Tensor::as_strided(IntArrayRef sizes, IntArrayRef strides,
   const int64_t offset = storage_offset.value_or(this->storage_offset());
   EMBER_CHECK(offset >= 0, "as_strided: negative storage offset ", offset);
   int64_t last = offset;  // highest element index the view reaches
-  bool empty = false;
+  bool empty = false, overflow = false;
   for (size_t i = 0; i < sizes.size(); ++i) {
     EMBER_CHECK(sizes[i] >= 0 && strides[i] >= 0, "as_strided: negative size or stride in sizes ",
                 shape_str(sizes), ", strides ", shape_str(strides));
-    if (sizes[i] == 0)
+    int64_t step = 0;
+    if (sizes[i] == 0) {
       empty = true;
-    else
-      last += (sizes[i] - 1) * strides[i];
+    } else {
+      overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &step);
+      overflow |= __builtin_add_overflow(last, step, &last);
+    }
   }
+  EMBER_CHECK(empty || !overflow, "as_strided: sizes ", shape_str(sizes), " and strides ",
+              shape_str(strides), " reach further than int64 can count");
   const int64_t capacity =
       static_cast<int64_t>(impl()->storage()->nbytes() / ember::element_size(dtype()));
   EMBER_CHECK(empty || last < capacity, "as_strided: sizes ", shape_str(sizes), ", strides ",

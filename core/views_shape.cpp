@@ -192,7 +192,8 @@ Tensor Tensor::unflatten(int64_t dim, IntArrayRef sizes) const {
     } else {
       EMBER_CHECK(sizes[i] >= 0, "unflatten: invalid shape dimension ", sizes[i], " in ",
                   shape_str(sizes));
-      known *= sizes[i];
+      EMBER_CHECK(!__builtin_mul_overflow(known, sizes[i], &known), "unflatten: sizes ",
+                  shape_str(sizes), " have more elements than int64 can count");
     }
   }
   DimVector inferred(sizes);

@@ -2,6 +2,7 @@
 // element size (1, 4 or 8 bytes), which needs 3 loops instead of one per dtype.
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include <ember/core/dispatch.h>
 #include <ember/cpu/kernels.h>
@@ -42,6 +43,21 @@ void dispatch_by_size(ScalarType dtype, const char* name, const Body& body) {
   }
 }
 
+// static_cast<D>(x), except for a floating x that is NaN, infinite or beyond D's range (undefined
+// behaviour in C++, reported by UBSan): it converts through int64, as PyTorch's CPU converts to
+// uint8, with NaN and values beyond int64 giving INT64_MIN (x86's "integer indefinite"), then
+// wraps to D. The same as static_cast wherever static_cast is defined.
+template <class D, class S>
+D convert(S x) {
+  if constexpr (std::is_floating_point_v<S> && std::is_integral_v<D> && !std::is_same_v<D, bool>) {
+    constexpr S kTwo63 = static_cast<S>(9223372036854775808.0);
+    const int64_t wide = x >= -kTwo63 && x < kTwo63 ? static_cast<int64_t>(x) : INT64_MIN;
+    return static_cast<D>(wide);
+  } else {
+    return static_cast<D>(x);
+  }
+}
+
 // dst and src: same shape, any of the six dtypes, any strides; they do not overlap
 // (except dst == src exactly, a no-op copy).
 void copy_kernel(const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
@@ -68,8 +84,8 @@ void copy_kernel(const Tensor& dst, const Tensor& src, bool /*non_blocking*/) {
   EMBER_DISPATCH_ALL_TYPES(dst.dtype(), "copy", [&] {
     using D = scalar_t;
     EMBER_DISPATCH_ALL_TYPES(src.dtype(), "copy", [&] {
-      // static_cast gives C++'s conversions: x != 0 for bool, truncation for integers.
-      unary_loop<D, scalar_t>(dst, src, [](scalar_t x) { return static_cast<D>(x); });
+      // C++'s conversions: x != 0 for bool, truncation toward zero for integers.
+      unary_loop<D, scalar_t>(dst, src, [](scalar_t x) { return convert<D>(x); });
     });
   });
 }

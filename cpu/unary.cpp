@@ -8,6 +8,7 @@
 #include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 
+#include <ember/common/binary_math.h>
 #include <ember/common/elementwise_math.h>
 #include <ember/core/dispatch.h>
 #include <ember/cpu/kernels.h>
@@ -133,12 +134,17 @@ void float_kernel(const Tensor& out, const Tensor& in) {
   });
 }
 
-// neg, abs, relu: every numeric dtype, plain loops (they vectorize as they are).
+// neg, abs, relu: every numeric dtype, plain loops (they vectorize as they are). Integers wrap
+// in two's complement as PyTorch's do: neg and abs of INT64_MIN give INT64_MIN (computed in
+// unsigned arithmetic, since -x overflows there).
 struct Neg {
   static constexpr const char* kName = "neg";
   template <class T>
   T operator()(T x) const {
-    return static_cast<T>(-x);
+    if constexpr (common::kIsInt<T>)
+      return common::wrap_sub(T(0), x);
+    else
+      return static_cast<T>(-x);
   }
 };
 struct Abs {
@@ -148,7 +154,7 @@ struct Abs {
     if constexpr (std::is_unsigned<T>::value)
       return x;
     else
-      return x < T(0) ? static_cast<T>(-x) : x;
+      return x < T(0) ? Neg()(x) : x;
   }
 };
 // !(x <= 0) keeps NaN as NaN, as PyTorch's relu does.

@@ -3,6 +3,7 @@
 #include <ember/data/dataloader.h>
 
 #include <deque>
+#include <system_error>
 #include <thread>
 
 #include <ember/cuda/api.h>
@@ -23,7 +24,12 @@ WorkerThreads::WorkerThreads(size_t count) : state_(std::make_unique<State>()) {
   state_->threads.reserve(count);
   try {
     for (size_t w = 0; w < count; ++w) state_->threads.emplace_back([this, w] { loop(w); });
-  } catch (...) {  // could not start a thread: leave none behind
+  } catch (const std::system_error& e) {  // the system refused a thread: leave none behind
+    const size_t started = state_->threads.size();
+    stop();
+    EMBER_THROW("DataLoader: cannot start ", count, " worker threads, the system refused after ",
+                started, ": ", e.what());
+  } catch (...) {
     stop();
     throw;
   }

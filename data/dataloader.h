@@ -33,7 +33,8 @@ struct DataLoaderOptions {
 
   // Examples per batch.
   DataLoaderOptions& batch_size(size_t v) { return set(batch_size_, v); }
-  // Background threads preparing batches; 0 prepares each batch on the iterating thread.
+  // Background threads preparing batches (at most 1024); 0 prepares each batch on the
+  // iterating thread.
   DataLoaderOptions& workers(size_t v) { return set(workers_, v); }
   // Batches requested ahead of the one being consumed (default 2 * workers): bounds memory.
   DataLoaderOptions& max_jobs(size_t v) { return set(max_jobs_, std::optional<size_t>(v)); }
@@ -77,6 +78,11 @@ struct DataLoaderOptions {
 };
 
 namespace detail {
+
+// The most worker threads a loader starts, as set_num_threads' limit for the CPU pool (a typo
+// such as workers(100000) would otherwise copy the dataset and start threads until the system
+// refuses).
+constexpr size_t kMaxWorkers = 1024;
 
 // Background threads running tasks first in, first out. stop() (and the destructor) lets
 // each thread finish its current task, drops the rest and joins.
@@ -196,6 +202,8 @@ class StatelessDataLoader : public DataLoaderBase<typename Dataset::BatchType> {
   StatelessDataLoader(Dataset dataset, Sampler sampler, DataLoaderOptions options)
       : options_(std::move(options)), sampler_(std::move(sampler)) {
     EMBER_CHECK(options_.batch_size() > 0, "DataLoader: batch_size must be positive");
+    EMBER_CHECK(options_.workers() <= detail::kMaxWorkers, "DataLoader: ", options_.workers(),
+                " workers is more than the ", detail::kMaxWorkers, " a data loader allows");
     max_jobs_ = options_.max_jobs().value_or(2 * options_.workers());
     EMBER_CHECK(options_.workers() == 0 || max_jobs_ > 0,
                 "DataLoader: max_jobs must be positive with ", options_.workers(), " workers");

@@ -22,6 +22,7 @@ void check_floating(const char* op, const Tensor& t) {
 }
 
 double fan(const char* op, const Tensor& t, FanMode mode) {
+  check_floating(op, t);
   auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(t);
   const int64_t f = mode == FanMode::FanIn ? fan_in : fan_out;
   EMBER_CHECK(f > 0, op, ": cannot initialize a tensor with zero ",
@@ -116,6 +117,7 @@ Tensor dirac_(Tensor tensor, int64_t groups) {
 }
 
 Tensor xavier_uniform_(Tensor tensor, double gain) {
+  check_floating("xavier_uniform_", tensor);
   auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(tensor);
   EMBER_CHECK(fan_in + fan_out > 0, "xavier_uniform_: the tensor has no elements");
   const double std = gain * std::sqrt(2.0 / static_cast<double>(fan_in + fan_out));
@@ -124,6 +126,7 @@ Tensor xavier_uniform_(Tensor tensor, double gain) {
 }
 
 Tensor xavier_normal_(Tensor tensor, double gain) {
+  check_floating("xavier_normal_", tensor);
   auto [fan_in, fan_out] = _calculate_fan_in_and_fan_out(tensor);
   EMBER_CHECK(fan_in + fan_out > 0, "xavier_normal_: the tensor has no elements");
   const double std = gain * std::sqrt(2.0 / static_cast<double>(fan_in + fan_out));

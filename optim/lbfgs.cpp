@@ -305,8 +305,8 @@ Tensor LBFGS::step(LossClosure closure) {
   const double tolerance_change = options.tolerance_change();
   const auto& line_search_fn = options.line_search_fn();
   const int64_t history_size = options.history_size();
-  EMBER_CHECK(!line_search_fn || *line_search_fn == "strong_wolfe",
-              "only 'strong_wolfe' is supported");
+  EMBER_CHECK(!line_search_fn || *line_search_fn == "strong_wolfe", "LBFGS: line_search_fn '",
+              line_search_fn.value_or(""), "' is not supported: only 'strong_wolfe' is");
 
   // NOTE: LBFGS has only global state, but we register it as state for the first param,
   // because this helps with casting in load_state_dict
