@@ -58,6 +58,19 @@ inline void check_defined(const char* op, const Ts&... tensors) {
   if (__builtin_expect(!(tensors.defined() && ...), 0)) throw_undefined_input(op);
 }
 
+// Runs f, an op a composite is built on; an ember::Error it throws (other than out of memory)
+// is thrown again with "op: " in front, so that the message names the op the user called.
+template <class F>
+decltype(auto) named_errors(const char* op, F&& f) {
+  try {
+    return f();
+  } catch (const OutOfMemoryError&) {
+    throw;
+  } catch (const Error& e) {
+    EMBER_THROW(op, ": ", e.what());
+  }
+}
+
 // Sorted, unique, wrapped reduction dims; an empty list means every dim.
 DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);
 

@@ -143,13 +143,8 @@ void check_row_inputs(const Tensor& b, ScalarType compute) {
 // The in-place forms of the rows: self = f(self), which must fit self's dtype.
 Tensor& assign_result(const char* op, const Tensor& self, const Tensor& result) {
   check_castable(op, result.dtype(), self.dtype());
-  try {
-    return const_cast<Tensor&>(self).copy_(result);
-  } catch (const OutOfMemoryError&) {
-    throw;
-  } catch (const Error& e) {  // the recorded copy_ refuses leaves and views: name the op too
-    EMBER_THROW(op, ": ", e.what());
-  }
+  // the recorded copy_ refuses leaves and views: name the op too
+  return named_errors(op, [&]() -> Tensor& { return const_cast<Tensor&>(self).copy_(result); });
 }
 
 // exp, log, sin...: integer and bool inputs compute in the default float dtype.
@@ -283,8 +278,8 @@ void check_mask(const char* op, const Tensor& self, const Tensor& mask) {
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   if (autograd::should_record(a, b)) return detail::recorded::add(a, b, alpha);
-  check_defined("add", a, b);
-  if (!alpha.equal(1)) {
+  if (!alpha.equal(1)) {  // (binary_promote checks the inputs; mul(b, alpha) comes first here)
+    check_defined("add", a, b);
     check_alpha("add", result_type(a, b), alpha);
     return binary_promote<Op::add>("add", a, mul(b, alpha));
   }

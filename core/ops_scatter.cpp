@@ -157,14 +157,6 @@ int64_t check_index_source(const char* name, const Tensor& self, int64_t dim, co
     EMBER_CHECK(i == d || t.size(i) == s.size(i), name, ": source ", source.sizes(),
                 " must match self ", self.sizes(), " in every dim but ", d);
   }
-  if (index.is_cpu()) {  // the scatter that follows would name itself, not this op
-    const Tensor c = index.to(kInt64).contiguous();
-    const int64_t* p = c.data_ptr<int64_t>();
-    for (int64_t i = 0; i < c.numel(); ++i) {
-      EMBER_CHECK(p[i] >= 0 && p[i] < t.size(d), name, ": index ", p[i],
-                  " is out of range for dim ", d, " of size ", t.size(d));
-    }
-  }
   return d;
 }
 
@@ -216,16 +208,20 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
                  const Scalar& alpha) {
   const int64_t d = check_index_source("index_add", self, dim, index, source);
   const Tensor src = alpha.equal(1) ? source : source * alpha;
-  if (self.dim() == 0)
-    return self.reshape({1}).scatter_add(0, index.reshape({1}), src.reshape({1})).reshape({});
-  return self.scatter_add(d, index_along(index, d, source.sizes()), src);
+  return named_errors("index_add", [&] {
+    if (self.dim() == 0)
+      return self.reshape({1}).scatter_add(0, index.reshape({1}), src.reshape({1})).reshape({});
+    return self.scatter_add(d, index_along(index, d, source.sizes()), src);
+  });
 }
 
 Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
   const int64_t d = check_index_source("index_copy", self, dim, index, source);
-  if (self.dim() == 0)
-    return self.reshape({1}).scatter(0, index.reshape({1}), source.reshape({1})).reshape({});
-  return self.scatter(d, index_along(index, d, source.sizes()), source);
+  return named_errors("index_copy", [&] {
+    if (self.dim() == 0)
+      return self.reshape({1}).scatter(0, index.reshape({1}), source.reshape({1})).reshape({});
+    return self.scatter(d, index_along(index, d, source.sizes()), source);
+  });
 }
 
 namespace {
@@ -364,11 +360,13 @@ Tensor& Tensor::index_add_(int64_t dim, const Tensor& index, const Tensor& sourc
                            const Scalar& alpha) const {
   const int64_t d = check_index_source("index_add_", *this, dim, index, source);
   const Tensor src = alpha.equal(1) ? source : source * alpha;
-  if (this->dim() == 0) {
-    reshape({1}).scatter_add_(0, index.reshape({1}), src.reshape({1}));
-    return self_();
-  }
-  return scatter_add_(d, index_along(index, d, source.sizes()), src);
+  named_errors("index_add_", [&] {
+    if (this->dim() == 0)
+      reshape({1}).scatter_add_(0, index.reshape({1}), src.reshape({1}));
+    else
+      scatter_add_(d, index_along(index, d, source.sizes()), src);
+  });
+  return self_();
 }
 Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Scalar& value) const {
   return ember::index_fill(*this, dim, index, value);
@@ -405,11 +403,13 @@ Tensor Tensor::index_copy(int64_t dim, const Tensor& index, const Tensor& source
 }
 Tensor& Tensor::index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const {
   const int64_t d = check_index_source("index_copy_", *this, dim, index, source);
-  if (this->dim() == 0) {
-    reshape({1}).scatter_(0, index.reshape({1}), source.reshape({1}));
-    return self_();
-  }
-  return scatter_(d, index_along(index, d, source.sizes()), source);
+  named_errors("index_copy_", [&] {
+    if (this->dim() == 0)
+      reshape({1}).scatter_(0, index.reshape({1}), source.reshape({1}));
+    else
+      scatter_(d, index_along(index, d, source.sizes()), source);
+  });
+  return self_();
 }
 Tensor Tensor::bincount(const std::optional<Tensor>& weights, int64_t minlength) const {
   return ember::bincount(*this, weights, minlength);

@@ -65,17 +65,27 @@ cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 
 }  // namespace
 
+namespace {
+
+// Whether `stream` (of the current device) is being captured; the legacy stream counts as
+// captured beside a blocking capture (it cannot be used then).
+bool is_capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t err = cudaStreamIsCapturing(stream, &status);
+  if (err == cudaErrorStreamCaptureImplicit) {
+    cudaGetLastError();
+    return true;
+  }
+  EMBER_CUDA_CHECK(err);
+  return status != cudaStreamCaptureStatusNone;
+}
+
+}  // namespace
+
 void check_stream_not_capturing(const char* op, int device, cudaStream_t stream) {
   if (!capture_underway()) return;
   DeviceGuard guard(device);
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  const cudaError_t err = cudaStreamIsCapturing(stream, &status);
-  if (err == cudaErrorStreamCaptureImplicit) {  // the legacy stream, beside a blocking capture
-    cudaGetLastError();
-    throw_capturing(op);
-  }
-  EMBER_CUDA_CHECK(err);
-  if (status != cudaStreamCaptureStatusNone) throw_capturing(op);
+  if (is_capturing(stream)) throw_capturing(op);
 }
 
 void check_device_not_capturing(const char* op, int device) {
@@ -87,16 +97,7 @@ void check_device_not_capturing(const char* op, int device) {
 }
 
 bool is_current_stream_capturing() {
-  if (!capture_underway()) return false;
-  const cudaStream_t stream = peek_current_stream(this_device());
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  const cudaError_t err = cudaStreamIsCapturing(stream, &status);
-  if (err == cudaErrorStreamCaptureImplicit) {  // the legacy stream, beside a blocking capture
-    cudaGetLastError();
-    return true;
-  }
-  EMBER_CUDA_CHECK(err);
-  return status != cudaStreamCaptureStatusNone;
+  return capture_underway() && is_capturing(peek_current_stream(this_device()));
 }
 
 MempoolId graph_pool_handle() {

@@ -169,7 +169,7 @@ int run(const Options& opt) {
   std::printf("%s on %s: %lld training and %lld test images, batch %d, %s%s%s\n", model.c_str(),
               device_name.c_str(), static_cast<long long>(n), static_cast<long long>(test.size()),
               opt.batch_size, opt.optimizer.c_str(), opt.tf32 ? ", TF32" : "",
-              graph ? (", CUDA graph " + examples::TrainStep::describe(true, n, bs)).c_str() : "");
+              graph ? (", CUDA graph " + examples::TrainStep::describe(n, bs)).c_str() : "");
   std::fflush(stdout);  // a line a caller may wait for: training starts now
 
   examples::ProgressBar bar;

@@ -129,7 +129,7 @@ int run(const Options& opt) {
   std::printf("mlp 784-512-256-10 on %s: %lld training and %lld test images, batch %d, %s%s\n",
               device_name.c_str(), static_cast<long long>(n), static_cast<long long>(test.size()),
               opt.batch_size, opt.optimizer.c_str(),
-              graph ? (", CUDA graph " + examples::TrainStep::describe(true, n, bs)).c_str() : "");
+              graph ? (", CUDA graph " + examples::TrainStep::describe(n, bs)).c_str() : "");
   std::fflush(stdout);  // a line a caller may wait for: training starts now
 
   examples::ProgressBar bar;

@@ -52,9 +52,8 @@ class TrainStep {
     return step_on(idx);
   }
 
-  // "on (...)" or "off" for the run's first line.
-  static std::string describe(bool graph, int64_t n, int64_t batch_size) {
-    if (!graph) return "off";
+  // "on" or "on (the last batch ...)" for the run's first line.
+  static std::string describe(int64_t n, int64_t batch_size) {
     const int64_t rest = n % batch_size;
     return rest == 0 ? "on" : "on (the last batch of " + std::to_string(rest) + " runs eagerly)";
   }

@@ -27,6 +27,17 @@ std::vector<double> StepGraph::learning_rates() const {
   return lrs;
 }
 
+bool StepGraph::learning_rates_changed() const {
+  size_t i = 0;
+  for (const optim::Optimizer* o : optimizers_) {
+    for (const auto& group : o->param_groups()) {
+      if (i == lrs_.size() || group.options().get_lr() != lrs_[i]) return true;
+      ++i;
+    }
+  }
+  return i != lrs_.size();
+}
+
 Tensor StepGraph::operator()() {
   if (warmup_left_ > 0) {
     --warmup_left_;
@@ -39,7 +50,7 @@ Tensor StepGraph::operator()() {
     synchronize();  // and the current stream sees what the step wrote
     return loss;
   }
-  if (graph_.is_captured() && learning_rates() != lrs_) graph_.reset();
+  if (graph_.is_captured() && learning_rates_changed()) graph_.reset();
   if (!graph_.is_captured()) {
     loss_ = Tensor();  // the previous capture's output goes back to its pool
     lrs_ = learning_rates();

@@ -56,6 +56,7 @@ class StepGraph {
 
  private:
   std::vector<double> learning_rates() const;
+  bool learning_rates_changed() const;  // since the capture (every replay asks: no allocation)
 
   Step step_;
   std::vector<optim::Optimizer*> optimizers_;

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "error_of.h"
+
 namespace {
 
 using namespace ember;
@@ -26,23 +28,14 @@ const bool kCublasForEveryGemm = [] {
   return true;
 }();
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 TEST(CudaGraphNoGpu, ThrowsAClearError) {
   if (cuda::is_available()) GTEST_SKIP() << "a GPU is present";
   cuda::Graph g;
-  std::string m = message_of([&] { g.capture_begin(); });
+  std::string m = error_of([&] { g.capture_begin(); });
   EXPECT_NE(m.find("cuda::Graph::capture_begin"), std::string::npos) << m;
-  m = message_of([&] { cuda::GraphCapture capture(g); });
+  m = error_of([&] { cuda::GraphCapture capture(g); });
   EXPECT_NE(m.find("CUDA"), std::string::npos) << m;
-  m = message_of([&] { g.replay(); });
+  m = error_of([&] { g.replay(); });
   EXPECT_NE(m.find("cuda::Graph::replay"), std::string::npos) << m;
   EXPECT_FALSE(g.is_captured());
   g.reset();  // nothing held: a no-op
@@ -204,7 +197,7 @@ TEST_F(CudaGraph, IllegalCallsThrowAndCaptureAgain) {
   };
   for (const auto& [name, op] : cases) {
     cuda::Graph g;
-    const std::string m = message_of([&, &op = op] {
+    const std::string m = error_of([&, &op = op] {
       cuda::GraphCapture capture(g);
       Tensor y = a * 2;
       op(y);
@@ -253,7 +246,7 @@ TEST_F(CudaGraph, MoveAndReset) {
 
 TEST_F(CudaGraph, CaptureOnTheDefaultStreamIsRefused) {
   cuda::Graph g;
-  const std::string m = message_of([&] { g.capture_begin(); });
+  const std::string m = error_of([&] { g.capture_begin(); });
   EXPECT_NE(m.find("default stream"), std::string::npos) << m;
   EXPECT_FALSE(g.is_capturing());
 }
@@ -419,7 +412,7 @@ TEST_F(CudaGraph, StepGraphRefusesAdamAndDropout) {
       },
       {&adam}, /*warmup_steps=*/1);
   (void)adam_step();  // the warm-up step runs eagerly: Adam is fine there
-  std::string m = message_of([&] { (void)adam_step(); });
+  std::string m = error_of([&] { (void)adam_step(); });
   EXPECT_NE(m.find("Adam.step"), std::string::npos) << m;
   EXPECT_NE(m.find("CUDA graph"), std::string::npos) << m;
   EXPECT_FALSE(adam_step.is_captured());
@@ -434,7 +427,7 @@ TEST_F(CudaGraph, StepGraphRefusesAdamAndDropout) {
         return loss;
       },
       {&sgd}, /*warmup_steps=*/0);
-  m = message_of([&] { (void)dropout_step(); });
+  m = error_of([&] { (void)dropout_step(); });
   EXPECT_NE(m.find("random numbers"), std::string::npos) << m;
   EXPECT_EQ(cuda::getCurrentStream(), cuda::getDefaultStream());
   // Eager training goes on.
@@ -446,7 +439,7 @@ TEST_F(CudaGraph, StepGraphRefusesAdamAndDropout) {
 
 TEST(CudaGraphNoGpu, StepGraphThrowsAClearError) {
   if (cuda::is_available()) GTEST_SKIP() << "a GPU is present";
-  const std::string m = message_of([] { cuda::StepGraph step([] { return Tensor(); }); });
+  const std::string m = error_of([] { cuda::StepGraph step([] { return Tensor(); }); });
   EXPECT_NE(m.find("cuda::StepGraph"), std::string::npos) << m;
 }
 
