@@ -152,6 +152,22 @@ class DeviceCache {
     release_free_segments();
   }
 
+  // The cap on reserved memory: `fraction` of the device's total memory (1: no cap).
+  void set_memory_fraction(double fraction) {
+    size_t free_b = 0, total_b = 0;
+    {
+      DeviceGuard guard(device_);
+      EMBER_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    limit_ = fraction >= 1.0 ? SIZE_MAX : static_cast<size_t>(fraction * double(total_b));
+    fraction_ = fraction;
+  }
+  double memory_fraction() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return fraction_;
+  }
+
   // ---- private pools (cuda/capture.h) ----
   void begin_route(MempoolId id, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(mu_);
@@ -286,7 +302,11 @@ class DeviceCache {
   Block* new_segment(cudaStream_t stream, size_t bytes, bool small, size_t requested) {
     DeviceGuard guard(device_);
     void* ptr = nullptr;
-    cudaError_t err = cudaMalloc(&ptr, bytes);
+    // A segment beyond the per-process cap fails as cudaMalloc would.
+    auto malloc_capped = [&] {
+      return reserved_ + bytes > limit_ ? cudaErrorMemoryAllocation : cudaMalloc(&ptr, bytes);
+    };
+    cudaError_t err = malloc_capped();
     if (err == cudaErrorMemoryAllocation) {
       cudaGetLastError();  // clear it: the retry may succeed
       // Freeing the cache means synchronizing the device, which a capture forbids.
@@ -297,7 +317,7 @@ class DeviceCache {
       batch::submit_all(device_);  // cached blocks may still be in use: by recorded small ops,
       EMBER_CUDA_CHECK(cudaDeviceSynchronize());  // and by queued kernels
       release_free_segments();
-      err = cudaMalloc(&ptr, bytes);
+      err = malloc_capped();
       if (err == cudaErrorMemoryAllocation) {
         cudaGetLastError();
         throw_oom(requested);
@@ -334,7 +354,11 @@ class DeviceCache {
         " has a total capacity of ", bytes_str(total_b), " of which ", bytes_str(free_b),
         " is free. Of the memory ember holds, ", bytes_str(allocated_),
         " is allocated by tensors and ", bytes_str(reserved_ - allocated_),
-        " is reserved but unallocated (", bytes_str(reserved_), " reserved in total).", note));
+        " is reserved but unallocated (", bytes_str(reserved_), " reserved in total).",
+        limit_ != SIZE_MAX ? ::ember::detail::str(" The per-process memory fraction caps ember at ",
+                                                  bytes_str(limit_), " on this device.")
+                           : std::string(),
+        note));
   }
 
   const int device_;
@@ -343,7 +367,9 @@ class DeviceCache {
   Pool large_;
   size_t allocated_ = 0;  // bytes of allocated blocks (rounded sizes)
   size_t peak_ = 0;
-  size_t reserved_ = 0;                                        // bytes of all segments
+  size_t reserved_ = 0;      // bytes of all segments
+  size_t limit_ = SIZE_MAX;  // reserved_ stays within it (set_per_process_memory_fraction)
+  double fraction_ = 1.0;
   std::map<MempoolId, PrivatePool*> pools_;                    // the pools graphs hold
   std::vector<std::pair<cudaStream_t, PrivatePool*>> routes_;  // streams being captured
 };
@@ -577,6 +603,19 @@ void reset_peak_allocated_bytes(int device) {
 size_t reserved_bytes(int device) {
   DeviceCache* c = cache_of(device);
   return c != nullptr ? c->reserved() : 0;
+}
+
+void set_memory_fraction(double fraction, int device) {
+  DeviceCache* c = cache_of(device);
+  EMBER_CHECK(c != nullptr, "cuda::set_per_process_memory_fraction: device ", device,
+              " does not exist (", device_count(), " CUDA devices)");
+  c->set_memory_fraction(fraction);
+}
+double memory_fraction(int device) {
+  DeviceCache* c = cache_of(device);
+  EMBER_CHECK(c != nullptr, "cuda::get_per_process_memory_fraction: device ", device,
+              " does not exist (", device_count(), " CUDA devices)");
+  return c->memory_fraction();
 }
 
 void release_cached_memory() {

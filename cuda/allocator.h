@@ -21,6 +21,9 @@ size_t allocated_bytes(int device);
 size_t peak_allocated_bytes(int device);
 void reset_peak_allocated_bytes(int device);
 size_t reserved_bytes(int device);
+// The cap on a device's reserved bytes, as a fraction of its total memory (1: none).
+void set_memory_fraction(double fraction, int device);
+double memory_fraction(int device);
 // Synchronizes every device, then cudaFree's the segments that hold no live block.
 void release_cached_memory();
 

@@ -85,6 +85,27 @@ void empty_cache() {
   if (is_available()) release_cached_memory();
 }
 
+void set_per_process_memory_fraction(double fraction, int device) {
+  EMBER_CHECK(fraction >= 0.0 && fraction <= 1.0,
+              "cuda::set_per_process_memory_fraction: the fraction must be in [0, 1], got ",
+              fraction);
+  EMBER_CHECK(is_available(), "cuda::set_per_process_memory_fraction: no CUDA device is available");
+  set_memory_fraction(fraction, resolve(device));
+}
+
+std::pair<size_t, size_t> mem_get_info(int device) {
+  EMBER_CHECK(is_available(), "cuda::mem_get_info: no CUDA device is available");
+  DeviceGuard guard(resolve(device));
+  size_t free_b = 0, total_b = 0;
+  EMBER_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  return {free_b, total_b};
+}
+
+double get_per_process_memory_fraction(int device) {
+  EMBER_CHECK(is_available(), "cuda::get_per_process_memory_fraction: no CUDA device is available");
+  return memory_fraction(resolve(device));
+}
+
 namespace detail {
 
 // A contiguous copy in a storage from the pinned allocator. No autograd history: like

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace ember {
 
@@ -25,6 +26,14 @@ size_t memory_reserved(int device = -1);       // bytes the cache holds from cud
 void reset_peak_memory_stats(int device = -1);
 // Synchronizes each device, then gives its unused cached memory back to the driver.
 void empty_cache();
+// Caps the memory the caching allocator reserves on `device` (-1: the current one) at
+// `fraction` (0..1) of the device's total memory, as torch.cuda.set_per_process_memory_fraction:
+// a request beyond it frees the cache and retries, then throws OutOfMemoryError. 1 lifts the
+// cap. Throws without a GPU.
+void set_per_process_memory_fraction(double fraction, int device = -1);
+// {free, total} bytes of the device (-1: the current one), as torch.cuda.mem_get_info.
+std::pair<size_t, size_t> mem_get_info(int device = -1);
+double get_per_process_memory_fraction(int device = -1);
 
 // ---- streams ----
 // A CUDA stream of one device (the handle is a cudaStream_t; nullptr is the legacy default

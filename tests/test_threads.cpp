@@ -1,12 +1,14 @@
 // The thread-safety contract (docs/reliability.md, "Threads"): no-grad inference of one model
 // from 4 threads, separate models trained in separate threads, and thread-local grad mode, on
-// the CPU, each checked bit for bit against the same work done on one thread.
+// the CPU (inference also on CUDA, a stream per thread), each checked bit for bit against the
+// same work done on one thread.
 #include <ember/ember.h>
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -34,24 +36,31 @@ nn::Sequential make_mlp() {
 }
 
 // One model, eval mode, NoGradGuard in every thread: each thread's outputs equal those computed
-// before on the main thread, bit for bit (the thread pool serves several callers at once).
-void expect_shared_inference_is_exact(nn::Sequential model, std::vector<int64_t> shape) {
+// before on the main thread, bit for bit (the thread pool serves several callers at once). On
+// CUDA each thread runs on its own stream from the pool.
+void expect_shared_inference_is_exact(nn::Sequential model, std::vector<int64_t> shape,
+                                      Device device = kCPU) {
   manual_seed(0);
+  model->to(device);
   model->eval();
   constexpr int kThreads = 4, kBatches = 6;
   std::vector<Tensor> inputs, want;
   {
     NoGradGuard no_grad;
     for (int i = 0; i < kThreads * kBatches; ++i) {
-      inputs.push_back(randn(shape));
-      want.push_back(model->forward(inputs.back()));
+      inputs.push_back(randn(shape).to(device));
+      want.push_back(model->forward(inputs.back()).cpu());
     }
   }
   std::vector<std::vector<Tensor>> got(kThreads);
   on_threads(kThreads, [&](int t) {
     NoGradGuard no_grad;
+    std::unique_ptr<cuda::StreamGuard> own_stream;
+    if (device.is_cuda())
+      own_stream = std::make_unique<cuda::StreamGuard>(cuda::getStreamFromPool());
     for (int round = 0; round < 3; ++round) {  // interleave with the other threads' batches
-      for (int b = 0; b < kBatches; ++b) got[t].push_back(model->forward(inputs[t * kBatches + b]));
+      for (int b = 0; b < kBatches; ++b)
+        got[t].push_back(model->forward(inputs[t * kBatches + b]).cpu());
     }
   });
   for (int t = 0; t < kThreads; ++t) {
@@ -70,6 +79,12 @@ TEST(Threads, OneModelNoGradInferenceFromFourThreadsMlp) {
 
 TEST(Threads, OneModelNoGradInferenceFromFourThreadsCnn) {
   expect_shared_inference_is_exact(make_cnn(), {8, 1, 28, 28});
+}
+
+TEST(Threads, OneModelNoGradInferenceFromFourThreadsOnCudaStreams) {
+  if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+  expect_shared_inference_is_exact(make_mlp(), {32, 784}, kCUDA);
+  expect_shared_inference_is_exact(make_cnn(), {8, 1, 28, 28}, kCUDA);
 }
 
 // Training: separate models, optimizers and data per thread give the same parameters as the

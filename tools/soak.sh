@@ -13,16 +13,8 @@ label="soak$(printf '%s' "$*" | tr -c 'a-z0-9' '_')"
 "$BUILD/tests/soak" --steps "$STEPS" --every 250 --csv "$OUT/$label.csv" "$@" | tee "$OUT/$label.log"
 rc=${PIPESTATUS[0]}
 if command -v gnuplot >/dev/null; then
-  gnuplot <<GP
-set terminal pngcairo size 900,500 noenhanced
-set output "$OUT/$label.png"
-set datafile separator ","
-set key autotitle columnhead left top
-set xlabel "step"
-set ylabel "MiB"
-set title "soak $* : $STEPS steps, batch sizes 1..512"
-plot "$OUT/$label.csv" using 1:2 with lines lw 2, "" using 1:3 with lines lw 2, "" using 1:4 with lines lw 2
-GP
+  "$(dirname "$0")/soak_plot.sh" "$OUT/$label.csv" "$OUT/$label.png" \
+    "soak $* : $STEPS steps, batch sizes 1..512"
   echo "plot: $OUT/$label.png"
 fi
 exit "$rc"

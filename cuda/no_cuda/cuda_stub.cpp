@@ -31,6 +31,11 @@ size_t max_memory_allocated(int) { return 0; }
 size_t memory_reserved(int) { return 0; }
 void reset_peak_memory_stats(int) {}
 void empty_cache() {}
+void set_per_process_memory_fraction(double, int) {
+  no_cuda("cuda::set_per_process_memory_fraction");
+}
+std::pair<size_t, size_t> mem_get_info(int) { no_cuda("cuda::mem_get_info"); }
+double get_per_process_memory_fraction(int) { no_cuda("cuda::get_per_process_memory_fraction"); }
 
 void* Stream::stream() const { return handle_; }
 bool Stream::query() const { no_cuda("Stream::query"); }
