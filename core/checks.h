@@ -49,6 +49,9 @@ Tensor empty_on(const char* op, IntArrayRef sizes, ScalarType dtype, Device devi
 // Throws "op: value V cannot be converted to type T without overflow" as LibTorch does (full,
 // fill_, item<T>).
 void check_fits(const char* op, const Scalar& value, ScalarType dtype);
+// scalar_tensor without check_fits: the scalar operands of binary ops and where, which wrap
+// (uint8 + 300) as LibTorch's wrapped numbers do (core/creation.cpp).
+Tensor wrapped_scalar_tensor(const Scalar& value, const TensorOptions& options);
 
 // Throws "op: got an undefined Tensor (...)" when any of `tensors` is undefined: the check of
 // an op's inputs before it reads their dtype or shape.

@@ -417,7 +417,14 @@ Tensor literal_leaf(const Tensor& t, const TensorOptions& options) {
 }  // namespace detail
 
 // LibTorch's scalar_tensor: 0-dim, float32 unless options give a dtype.
+// A value that does not fit the dtype throws (300 for uint8), as in LibTorch.
 Tensor scalar_tensor(const Scalar& value, const TensorOptions& options) {
+  check_fits("scalar_tensor", value, options.dtype());
+  return wrapped_scalar_tensor(value, options);
+}
+
+// The binary ops' scalar operands: uint8 + 300 wraps the 300, as LibTorch's wrapped numbers do.
+Tensor wrapped_scalar_tensor(const Scalar& value, const TensorOptions& options) {
   Tensor t = empty_on("scalar_tensor", {}, options.dtype(), options.device());
   fill(t, value);
   return finish("scalar_tensor", t, options);

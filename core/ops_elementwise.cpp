@@ -114,7 +114,7 @@ Tensor compare_scalar(const Tensor& a, const Scalar& s) {
 
 // 0-dim tensor holding s with the dtype s would take next to t, on t's device.
 Tensor wrap_scalar(const Scalar& s, const Tensor& t) {
-  return scalar_tensor(s, TensorOptions().dtype(scalar_result(t.dtype(), s)).device(t.device()));
+  return wrapped_scalar_tensor(s, TensorOptions().dtype(scalar_result(t.dtype(), s)).device(t.device()));
 }
 
 inline ScalarType true_div_type(ScalarType t) {

@@ -14,7 +14,7 @@ namespace {
 
 // A scalar as the 0-dim tensor PyTorch wraps it in: its dtype is what it promotes t to.
 Tensor wrapped(const Scalar& s, const Tensor& t) {
-  return scalar_tensor(s, TensorOptions().dtype(result_type(t, s)).device(t.device()));
+  return wrapped_scalar_tensor(s, TensorOptions().dtype(result_type(t, s)).device(t.device()));
 }
 
 void check_floating(const char* op, const Tensor& t) {

@@ -515,7 +515,7 @@ void check_bool_mask(const char* op, const Tensor& mask) {
 }
 
 Tensor scalar_like(const Tensor& self, const Scalar& v) {
-  return scalar_tensor(v, TensorOptions().dtype(self.dtype()).device(self.device()));
+  return wrapped_scalar_tensor(v, TensorOptions().dtype(self.dtype()).device(self.device()));
 }
 
 }  // namespace
@@ -715,7 +715,7 @@ Tensor where(const Tensor& condition, const Scalar& a, const Scalar& b) {
                         : a.isBoolean() && b.isBoolean()           ? kBool
                                                                    : kInt64;
   const TensorOptions o = TensorOptions().dtype(dt).device(condition.device());
-  return where(condition, scalar_tensor(a, o), scalar_tensor(b, o));
+  return where(condition, wrapped_scalar_tensor(a, o), wrapped_scalar_tensor(b, o));
 }
 
 // ---- masked_select, masked_scatter, masked_fill with a tensor value ----

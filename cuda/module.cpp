@@ -11,6 +11,7 @@
 
 #include <ember/cuda/api.h>
 #include <ember/cuda/check.h>
+#include <ember/cuda/launch_args.h>
 #include <ember/cuda/stream.h>
 
 namespace ember {
@@ -134,23 +135,27 @@ void Function::launch_packed(Dim3 grid, Dim3 block, size_t shared_bytes,
   EMBER_CHECK(device == module_->device, "cuda::Function::launch(", name_,
               "): the module was compiled for cuda:", module_->device, " but cuda:", device,
               " is current");
-  const int expected = num_params();
-  EMBER_CHECK(static_cast<int>(args.size()) == expected, "cuda::Function::launch(", name_,
-              "): the kernel takes ", expected, " arguments, got ", args.size());
-  std::vector<void*> pointers(args.size());
-  for (size_t i = 0; i < args.size(); ++i) {
-    size_t offset = 0, size = 0;
-    EMBER_CUDA_CHECK(cudaFuncGetParamInfo(handle_, i, &offset, &size));
-    EMBER_CHECK(args[i].device < 0 || args[i].device == module_->device, "cuda::Function::launch(",
-                name_, "): argument ", i, " is a tensor on cuda:", args[i].device,
-                " but the module runs on cuda:", module_->device);
-    EMBER_CHECK(size == args[i].size, "cuda::Function::launch(", name_, "): argument ", i, " is a ",
-                args[i].what, " (", args[i].size, " bytes) but the kernel's parameter ", i, " has ",
-                size, " bytes");
-    pointers[i] = args[i].bytes;
+  std::vector<size_t> param_sizes;
+  for (size_t offset = 0, size = 0;; param_sizes.push_back(size)) {
+    const cudaError_t err = cudaFuncGetParamInfo(handle_, param_sizes.size(), &offset, &size);
+    if (err == cudaSuccess) continue;
+    cudaGetLastError();  // the query one past the last parameter fails, by design
+    EMBER_CHECK(err == cudaErrorInvalidValue, "cuda::Function(", name_,
+                "): cudaFuncGetParamInfo failed: ", cudaGetErrorName(err));
+    break;
   }
-  // The tensors' data_ptr() above submitted recorded small ops; current_stream() submits
-  // those of this stream.
+  int optin = 0;  // dynamic shared memory past 48 KiB needs the kernel's opt-in (below)
+  EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  std::vector<void*> pointers;
+  detail::check_launch(name_, grid, block, shared_bytes, static_cast<size_t>(optin), param_sizes,
+                       module_->device, args, pointers);
+  if (shared_bytes > (size_t(48) << 10)) {
+    EMBER_CUDA_CHECK(cudaFuncSetAttribute(static_cast<const void*>(handle_),
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(shared_bytes)));
+  }
+  // The tensors' data_ptr() (when packed) submitted recorded small ops; current_stream()
+  // submits those of this stream.
   EMBER_CUDA_CHECK(cudaLaunchKernel(static_cast<const void*>(handle_), dim3(grid.x, grid.y, grid.z),
                                     dim3(block.x, block.y, block.z), pointers.data(), shared_bytes,
                                     current_stream()));

@@ -33,6 +33,7 @@ int this_device() {
 
 // A valid device index for the public API (-1: the current device).
 int checked_device(const char* what, int device) {
+  EMBER_CHECK(device_count() > 0, what, ": no CUDA device is available");
   if (device < 0) device = this_device();
   EMBER_CHECK(device < device_count() && device < kMaxDevices, what, ": device ", device,
               " does not exist (", device_count(), " CUDA devices)");
@@ -196,7 +197,10 @@ Event& Event::operator=(Event&& other) noexcept {
   return *this;
 }
 
-void Event::record() { record(getCurrentStream()); }
+void Event::record() {
+  EMBER_CHECK(device_count() > 0, "Event::record: no CUDA device is available");
+  record(getCurrentStream());
+}
 
 void Event::record(const Stream& stream) {
   const int device = stream.device_index();

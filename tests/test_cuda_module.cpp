@@ -92,6 +92,11 @@ TEST_F(CudaModule, DynamicSharedMemoryAnd2DGrids) {
       .launch_with_shared({8}, {128}, 128 * sizeof(float), x.cuda(), sums, 1024);
   EXPECT_TRUE(allclose(sums.cpu(), x.view({8, 128}).sum(1), 1e-4, 1e-4));
 
+  // Past 48 KiB a kernel must opt in to more dynamic shared memory: the launch does it.
+  Tensor x1k = randn({1024}), sum1k = empty({1}, kCUDA);
+  mod.function("block_sums").launch_with_shared({1}, {1024}, 64 << 10, x1k.cuda(), sum1k, 1024);
+  EXPECT_TRUE(allclose(sum1k.cpu(), x1k.sum().view({1}), 1e-3, 1e-3));
+
   Tensor m = empty({3, 40}, kCUDA);
   mod.function("fill_rows").launch(cuda::Dim3(2, 3), {32}, m, 40);  // the -D option
   Tensor expected = arange(3, kFloat32).view({3, 1}) * 100 + arange(40, kFloat32) + 7;
@@ -119,6 +124,15 @@ TEST_F(CudaModule, BadArgumentsAreErrorsNotCrashes) {
   EXPECT_NE(m.find("argument 3 is a int64 (8 bytes)"), std::string::npos) << m;
   m = message_of([&] { add.launch({1}, {4}, zeros({4}), g, g, 4); });
   EXPECT_NE(m.find("CUDA tensors"), std::string::npos) << m;
+  // Launch shapes CUDA can't run are refused before the launch, naming the kernel.
+  m = message_of([&] { add.launch({0}, {4}, g, g, g, 4); });
+  EXPECT_NE(m.find("add): grid and block sizes must be at least 1"), std::string::npos) << m;
+  m = message_of([&] { add.launch({1}, {1025}, g, g, g, 4); });
+  EXPECT_NE(m.find("has 1025 threads"), std::string::npos) << m;
+  m = message_of([&] { add.launch({1, 65536}, {4}, g, g, g, 4); });
+  EXPECT_NE(m.find("exceeds CUDA's limits"), std::string::npos) << m;
+  m = message_of([&] { add.launch_with_shared({1}, {4}, size_t(1) << 30, g, g, g, 4); });
+  EXPECT_NE(m.find("dynamic shared memory"), std::string::npos) << m;
   m = message_of([&] { mod.function("no_such_kernel"); });
   EXPECT_NE(m.find("no_such_kernel"), std::string::npos) << m;
 }

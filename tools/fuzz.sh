@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/fuzz.sh TARGET SECONDS: runs the libFuzzer target fuzz_TARGET (idx, safetensors, pt, ops)
+# tools/fuzz.sh TARGET SECONDS: runs the libFuzzer target fuzz_TARGET (idx, safetensors, pt, ops, module)
 # for SECONDS in a clang ASan+UBSan CPU build (build-fuzz/, configured once), on a working corpus
 # build-fuzz/corpus/TARGET seeded from fuzz/corpus/TARGET. A crash leaves its reproducer in
 # build-fuzz/ (crash-*, leak-*, timeout-*, oom-*) and makes the script exit non-zero; copy the
@@ -9,7 +9,7 @@ source "$(dirname "$0")/common.sh"
 cd "$EMBER_ROOT"
 
 if [ $# -ne 2 ]; then
-  echo "usage: $0 TARGET SECONDS   (TARGET: idx, safetensors, pt or ops)" >&2
+  echo "usage: $0 TARGET SECONDS   (TARGET: idx, safetensors, pt, ops or module)" >&2
   exit 2
 fi
 target="$1"

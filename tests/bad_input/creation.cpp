@@ -140,6 +140,12 @@ TEST(BadCreation, FullValueOverflowsUInt8) {
   expect_error([] { full({2}, 300, kUInt8); }, {"full", "300", "uint8"});
 }
 
+TEST(BadCreation, ScalarTensorValueOverflowsUInt8) {
+  // LibTorch: "value cannot be converted to type uint8_t without overflow" (ember wrapped to 44)
+  expect_error([] { scalar_tensor(300, kUInt8); }, {"scalar_tensor", "300", "uint8"});
+  EXPECT_EQ(scalar_tensor(-255, kUInt8).item<int64_t>(), 1);  // LibTorch's range: -255..255
+}
+
 TEST(BadCreation, FullValueOverflowsFloat16) {
   expect_error([] { full({2}, 1.0e6, kFloat16); }, {"full", "1000000", "float16"});
 }
