@@ -95,7 +95,7 @@ Tensor compare(const char* name, const Tensor& a, const Tensor& b) {
 // The `s + 1` path: no broadcasting, no temporaries unless the scalar promotes the dtype.
 template <Op op>
 Tensor scalar_op(const Tensor& a, const Scalar& s, ScalarType compute, ScalarType out_dtype) {
-  // Every caller computed `compute` from a.dtype(), which throws for an undefined tensor.
+  // Every caller checked that `a` is defined (check_defined, naming its op) first.
   const TensorImpl& ai = *a.unsafeGetTensorImpl();
   const Device dev = ai.device();
   Tensor out = empty_on(ai.sizes(), out_dtype, dev);
@@ -108,13 +108,15 @@ Tensor scalar_op(const Tensor& a, const Scalar& s, ScalarType compute, ScalarTyp
 }
 
 template <Op op>
-Tensor compare_scalar(const Tensor& a, const Scalar& s) {
+Tensor compare_scalar(const char* name, const Tensor& a, const Scalar& s) {
+  check_defined(name, a);
   return scalar_op<op>(a, s, scalar_result(a.dtype(), s), kBool);
 }
 
 // 0-dim tensor holding s with the dtype s would take next to t, on t's device.
 Tensor wrap_scalar(const Scalar& s, const Tensor& t) {
-  return wrapped_scalar_tensor(s, TensorOptions().dtype(scalar_result(t.dtype(), s)).device(t.device()));
+  return wrapped_scalar_tensor(
+      s, TensorOptions().dtype(scalar_result(t.dtype(), s)).device(t.device()));
 }
 
 inline ScalarType true_div_type(ScalarType t) {
@@ -288,6 +290,7 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 
 Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
   if (autograd::should_record(a)) return detail::recorded::add_scalar(a, b, alpha);
+  check_defined("add", a);
   const ScalarType dt = scalar_result(a.dtype(), b);
   if (__builtin_expect(!alpha.equal(1), 0)) {
     check_alpha("add", dt, alpha);
@@ -309,6 +312,7 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 
 Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
   if (autograd::should_record(a)) return detail::recorded::sub_scalar(a, b, alpha);
+  check_defined("sub", a);
   check_no_bool_sub("sub", a.dtype() == kBool || b.isBoolean());
   const ScalarType dt = scalar_result(a.dtype(), b);
   check_alpha("sub", dt, alpha);
@@ -322,6 +326,7 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 
 Tensor mul(const Tensor& a, const Scalar& b) {
   if (autograd::should_record(a)) return detail::recorded::mul_scalar(a, b);
+  check_defined("mul", a);
   const ScalarType dt = scalar_result(a.dtype(), b);
   return scalar_op<Op::mul_scalar>(a, b, dt, dt);
 }
@@ -335,6 +340,7 @@ Tensor div(const Tensor& a, const Tensor& b) {
 
 Tensor div(const Tensor& a, const Scalar& b) {
   if (autograd::should_record(a)) return detail::recorded::div_scalar(a, b);
+  check_defined("div", a);
   const ScalarType dt = true_div_type(scalar_result(a.dtype(), b));
   return scalar_op<Op::div_scalar>(a, b, dt, dt);
 }
@@ -347,6 +353,7 @@ Tensor pow(const Tensor& a, const Tensor& exponent) {
 
 Tensor pow(const Tensor& a, const Scalar& exponent) {
   if (autograd::should_record(a)) return detail::recorded::pow_scalar(a, exponent);
+  check_defined("pow", a);
   const ScalarType dt = scalar_result(a.dtype(), exponent);
   EMBER_CHECK(is_floating_point(dt) || exponent.isBoolean() || exponent.toLong() >= 0,
               "pow: integers to negative integer powers are not allowed (", dtype_name(dt),
@@ -356,6 +363,7 @@ Tensor pow(const Tensor& a, const Scalar& exponent) {
 
 Tensor pow(const Scalar& base, const Tensor& exponent) {
   if (autograd::should_record(exponent)) return detail::recorded::rpow_scalar(base, exponent);
+  check_defined("pow", exponent);
   const ScalarType dt = scalar_result(exponent.dtype(), base);
   return scalar_op<Op::rpow_scalar>(exponent, base, dt, dt);
 }
@@ -373,6 +381,7 @@ Tensor pow(const Scalar& base, const Tensor& exponent) {
   }                                                                                    \
   Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); } \
   Tensor& Tensor::name##_(const Tensor& other) const {                                 \
+    check_defined(#name "_", *this, other);                                            \
     return assign_result(#name "_", *this, ember::name(*this, other));                 \
   }
 #include <ember/core/elementwise.def>
@@ -402,7 +411,10 @@ Tensor relu(const Tensor& t) {
     return unary_float<Op::name>(t);                                          \
   }                                                                           \
   Tensor Tensor::name() const { return ember::name(*this); }                  \
-  Tensor& Tensor::name##_() const { return assign_result(#name "_", *this, ember::name(*this)); }
+  Tensor& Tensor::name##_() const {                                           \
+    check_defined(#name "_", *this);                                          \
+    return assign_result(#name "_", *this, ember::name(*this));               \
+  }
 // floor, ceil, ...: the rows that keep their input's dtype.
 #define EMBER_UNARY_SAME(name, ...)                                           \
   Tensor name(const Tensor& t) {                                              \
@@ -410,12 +422,16 @@ Tensor relu(const Tensor& t) {
     return unary_same<Op::name>(t);                                           \
   }                                                                           \
   Tensor Tensor::name() const { return ember::name(*this); }                  \
-  Tensor& Tensor::name##_() const { return assign_result(#name "_", *this, ember::name(*this)); }
+  Tensor& Tensor::name##_() const {                                           \
+    check_defined(#name "_", *this);                                          \
+    return assign_result(#name "_", *this, ember::name(*this));               \
+  }
 #include <ember/core/elementwise.def>
 #undef EMBER_UNARY_FLOAT
 #undef EMBER_UNARY_SAME
 
 Tensor logical_not(const Tensor& t) {
+  check_defined("logical_not", t);
   Tensor out = empty_on(t.sizes(), kBool, t.device());
   kernel<Op::logical_not>(t.device().type())(out, cast(t, kBool));
   return out;
@@ -423,6 +439,7 @@ Tensor logical_not(const Tensor& t) {
 
 Tensor clamp(const Tensor& t, std::optional<Scalar> min, std::optional<Scalar> max) {
   if (autograd::should_record(t)) return detail::recorded::clamp(t, min, max);
+  check_defined("clamp", t);
   const ScalarType dt = clamp_type("clamp", t, min, max);
   return clamp_impl(t, min, max, dt, empty_on(t.sizes(), dt, t.device()));
 }
@@ -435,12 +452,12 @@ Tensor lt(const Tensor& a, const Tensor& b) { return compare<Op::lt>("lt", a, b)
 Tensor le(const Tensor& a, const Tensor& b) { return compare<Op::le>("le", a, b); }
 Tensor gt(const Tensor& a, const Tensor& b) { return compare<Op::gt>("gt", a, b); }
 Tensor ge(const Tensor& a, const Tensor& b) { return compare<Op::ge>("ge", a, b); }
-Tensor eq(const Tensor& a, const Scalar& b) { return compare_scalar<Op::eq_scalar>(a, b); }
-Tensor ne(const Tensor& a, const Scalar& b) { return compare_scalar<Op::ne_scalar>(a, b); }
-Tensor lt(const Tensor& a, const Scalar& b) { return compare_scalar<Op::lt_scalar>(a, b); }
-Tensor le(const Tensor& a, const Scalar& b) { return compare_scalar<Op::le_scalar>(a, b); }
-Tensor gt(const Tensor& a, const Scalar& b) { return compare_scalar<Op::gt_scalar>(a, b); }
-Tensor ge(const Tensor& a, const Scalar& b) { return compare_scalar<Op::ge_scalar>(a, b); }
+Tensor eq(const Tensor& a, const Scalar& b) { return compare_scalar<Op::eq_scalar>("eq", a, b); }
+Tensor ne(const Tensor& a, const Scalar& b) { return compare_scalar<Op::ne_scalar>("ne", a, b); }
+Tensor lt(const Tensor& a, const Scalar& b) { return compare_scalar<Op::lt_scalar>("lt", a, b); }
+Tensor le(const Tensor& a, const Scalar& b) { return compare_scalar<Op::le_scalar>("le", a, b); }
+Tensor gt(const Tensor& a, const Scalar& b) { return compare_scalar<Op::gt_scalar>("gt", a, b); }
+Tensor ge(const Tensor& a, const Scalar& b) { return compare_scalar<Op::ge_scalar>("ge", a, b); }
 
 Tensor logical_and(const Tensor& a, const Tensor& b) {
   return binary<Op::logical_and>("logical_and", a, b, kBool, kBool);
@@ -478,6 +495,7 @@ Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b) {
 
 Tensor masked_fill(const Tensor& t, const Tensor& mask, const Scalar& value) {
   if (autograd::should_record(t)) return detail::recorded::masked_fill(t, mask, value);
+  check_defined("masked_fill", t, mask);
   check_mask("masked_fill", t, mask);
   check_fits("masked_fill", value, t.dtype());
   Tensor m = broadcast_to_self("masked_fill", t, mask);
@@ -490,12 +508,14 @@ Tensor masked_fill(const Tensor& t, const Tensor& mask, const Scalar& value) {
 // ---- whole-tensor predicates ----
 
 bool equal(const Tensor& a, const Tensor& b) {
+  check_defined("equal", a, b);
   check_same_device("equal", a, b);
   if (!a.sizes().equals(b.sizes())) return false;
   return eq(a, b).all().item<bool>();
 }
 
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  check_defined("allclose", a, b);
   check_same_device("allclose", a, b);
   // Integers compare in float64 so that a - b cannot wrap.
   const ScalarType rt = result_type(a, b);
@@ -558,6 +578,7 @@ Tensor Tensor::logical_not() const { return ember::logical_not(*this); }
 // ---- in place ----
 
 Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
+  check_defined("add_", *this, other);
   if (autograd::should_record(*this, other)) {
     check_writable("add_", *this);
     detail::recorded::add_(self_(), other, alpha);
@@ -571,6 +592,7 @@ Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
 }
 
 Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
+  check_defined("add_", *this);
   if (autograd::should_record(*this)) {
     check_writable("add_", *this);
     detail::recorded::add_scalar_(self_(), other, alpha);
@@ -583,6 +605,7 @@ Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
 }
 
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
+  check_defined("sub_", *this, other);
   if (autograd::should_record(*this, other)) {
     check_writable("sub_", *this);
     detail::recorded::sub_(self_(), other, alpha);
@@ -597,6 +620,7 @@ Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
 }
 
 Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
+  check_defined("sub_", *this);
   if (autograd::should_record(*this)) {
     check_writable("sub_", *this);
     detail::recorded::sub_scalar_(self_(), other, alpha);
@@ -610,6 +634,7 @@ Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
 }
 
 Tensor& Tensor::mul_(const Tensor& other) const {
+  check_defined("mul_", *this, other);
   if (autograd::should_record(*this, other)) {
     check_writable("mul_", *this);
     detail::recorded::mul_(self_(), other);
@@ -619,6 +644,7 @@ Tensor& Tensor::mul_(const Tensor& other) const {
 }
 
 Tensor& Tensor::mul_(const Scalar& other) const {
+  check_defined("mul_", *this);
   if (autograd::should_record(*this)) {
     check_writable("mul_", *this);
     detail::recorded::mul_scalar_(self_(), other);
@@ -628,6 +654,7 @@ Tensor& Tensor::mul_(const Scalar& other) const {
 }
 
 Tensor& Tensor::div_(const Tensor& other) const {
+  check_defined("div_", *this, other);
   if (autograd::should_record(*this, other)) {
     check_writable("div_", *this);
     detail::recorded::div_(self_(), other);
@@ -637,6 +664,7 @@ Tensor& Tensor::div_(const Tensor& other) const {
 }
 
 Tensor& Tensor::div_(const Scalar& other) const {
+  check_defined("div_", *this);
   if (autograd::should_record(*this)) {
     check_writable("div_", *this);
     detail::recorded::div_scalar_(self_(), other);
@@ -647,6 +675,7 @@ Tensor& Tensor::div_(const Scalar& other) const {
 }
 
 Tensor& Tensor::fill_(const Scalar& value) const {
+  check_defined("fill_", *this);
   if (autograd::should_record(*this)) {
     check_writable("fill_", *this);
     detail::recorded::fill_(self_(), value);
@@ -659,9 +688,13 @@ Tensor& Tensor::fill_(const Scalar& value) const {
   return self_();
 }
 
-Tensor& Tensor::zero_() const { return fill_(0); }
+Tensor& Tensor::zero_() const {
+  check_defined("zero_", *this);
+  return fill_(0);
+}
 
 Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) const {
+  check_defined("clamp_", *this);
   if (autograd::should_record(*this)) {
     check_writable("clamp_", *this);
     detail::recorded::clamp_(self_(), min, max);
@@ -676,6 +709,7 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) con
 }
 
 Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
+  check_defined("masked_fill_", *this, mask);
   if (autograd::should_record(*this)) {
     check_writable("masked_fill_", *this);
     detail::recorded::masked_fill_(self_(), mask, value);
@@ -692,16 +726,27 @@ Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
 
 // relu_, pow_ and the in-place comparisons: computed out of place and written back (a
 // comparison's bool result fits any dtype; the others must fit self's, as assign_result checks).
-Tensor& Tensor::relu_() const { return assign_result("relu_", *this, ember::relu(*this)); }
+Tensor& Tensor::relu_() const {
+  check_defined("relu_", *this);
+  return assign_result("relu_", *this, ember::relu(*this));
+}
 Tensor& Tensor::pow_(const Scalar& e) const {
+  check_defined("pow_", *this);
   return assign_result("pow_", *this, ember::pow(*this, e));
 }
 Tensor& Tensor::pow_(const Tensor& e) const {
+  check_defined("pow_", *this, e);
   return assign_result("pow_", *this, ember::pow(*this, e));
 }
-#define EMBER_COMPARE_INPLACE(name)                                                       \
-  Tensor& Tensor::name##_(const Scalar& o) const { return copy_(ember::name(*this, o)); } \
-  Tensor& Tensor::name##_(const Tensor& o) const { return copy_(ember::name(*this, o)); }
+#define EMBER_COMPARE_INPLACE(name)                \
+  Tensor& Tensor::name##_(const Scalar& o) const { \
+    check_defined(#name "_", *this);               \
+    return copy_(ember::name(*this, o));           \
+  }                                                \
+  Tensor& Tensor::name##_(const Tensor& o) const { \
+    check_defined(#name "_", *this, o);            \
+    return copy_(ember::name(*this, o));           \
+  }
 EMBER_COMPARE_INPLACE(eq)
 EMBER_COMPARE_INPLACE(ne)
 EMBER_COMPARE_INPLACE(lt)
@@ -721,6 +766,7 @@ Tensor operator-(const Scalar& a, const Tensor& b) {
   // s - t == (-t) + s exactly in IEEE arithmetic and in wrapping integers.
   // LibTorch's C++ operator is empty_like(b).fill_(a).sub_(b): the result keeps b's dtype,
   // the scalar converted to it first (0.5 - int64 tensor is -b, in int64).
+  check_defined("rsub", b);
   check_no_bool_sub("rsub", b.dtype() == kBool || a.isBoolean());
   const Scalar s = a.isFloatingPoint() && !b.is_floating_point()
                        ? Scalar(static_cast<int64_t>(a.toDouble()))
@@ -735,6 +781,7 @@ Tensor operator/(const Tensor& a, const Scalar& b) { return div(a, b); }
 // LibTorch's C++ operator is empty_like(b).fill_(a).div_(b): in b's dtype, so an integer b
 // throws as div_ does.
 Tensor operator/(const Scalar& a, const Tensor& b) {
+  check_defined("div", b);
   check_castable("div", true_div_type(b.dtype()), b.dtype());
   return div(wrap_scalar(a, b), b);
 }

@@ -82,10 +82,12 @@ int64_t check_scatter_add(const Tensor& self, int64_t dim, const Tensor& index, 
 
 // ---- softmax ----
 Tensor softmax(const Tensor& t, int64_t dim, std::optional<ScalarType> dtype) {
+  check_defined("softmax", t);
   if (autograd::should_record(t)) return detail::recorded::softmax(t, dim, dtype);
   return softmax_impl<Op::softmax>("softmax", t, dim, dtype);
 }
 Tensor log_softmax(const Tensor& t, int64_t dim, std::optional<ScalarType> dtype) {
+  check_defined("log_softmax", t);
   if (autograd::should_record(t)) return detail::recorded::log_softmax(t, dim, dtype);
   return softmax_impl<Op::log_softmax>("log_softmax", t, dim, dtype);
 }
@@ -97,6 +99,7 @@ Tensor cat(TensorList tensors, int64_t dim) {
   EMBER_CHECK(!tensors.empty(), "cat: expected a non-empty list of tensors");
   if (autograd::should_record_list(tensors)) return detail::recorded::cat(tensors, dim);
   const Tensor& first = tensors[0];
+  EMBER_CHECK(first.defined(), "cat: tensor at entry 0 is undefined");
   ScalarType dtype = first.dtype();
   int64_t ref = -1;  // the first tensor that takes part; its shape rules the others
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -139,6 +142,7 @@ Tensor cat(TensorList tensors, int64_t dim) {
 
 Tensor stack(TensorList tensors, int64_t dim) {
   EMBER_CHECK(!tensors.empty(), "stack: expected a non-empty list of tensors");
+  for (const Tensor& t : tensors) check_defined("stack", t);
   const Tensor& first = tensors[0];
   for (size_t i = 1; i < tensors.size(); ++i) {
     EMBER_CHECK(tensors[i].sizes() == first.sizes(),
@@ -154,6 +158,7 @@ Tensor stack(TensorList tensors, int64_t dim) {
 
 // ---- indexing ----
 Tensor index_select(const Tensor& t, int64_t dim, const Tensor& index) {
+  check_defined("index_select", t, index);
   if (autograd::should_record(t)) return detail::recorded::index_select(t, dim, index);
   const char* name = "index_select";
   const int64_t d = wrap_dim(name, dim, t.dim());
@@ -188,6 +193,7 @@ Tensor native::index_rows(const Tensor& t, const Tensor& index) {
 }
 
 Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
+  check_defined("gather", t, index);
   if (autograd::should_record(t)) return detail::recorded::gather(t, dim, index);
   const char* name = "gather";
   const int64_t d = wrap_dim(name, dim, t.dim());
@@ -204,6 +210,7 @@ Tensor gather(const Tensor& t, int64_t dim, const Tensor& index) {
 }
 
 Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tensor& src) {
+  check_defined("scatter_add", t, index, src);
   if (autograd::should_record(t, src)) return detail::recorded::scatter_add(t, dim, index, src);
   Tensor idx;
   const int64_t d = check_scatter_add(t, dim, index, src, &idx);
@@ -216,6 +223,7 @@ Tensor scatter_add(const Tensor& t, int64_t dim, const Tensor& index, const Tens
 
 // Not differentiable: the result is int64 (and indices can't require grad).
 Tensor one_hot(const Tensor& indices, int64_t num_classes) {
+  check_defined("one_hot", indices);
   EMBER_CHECK(indices.dtype() == kInt64, "one_hot: expected an int64 index tensor, got ",
               indices.dtype());
   EMBER_CHECK(num_classes >= -1, "one_hot: num_classes must be -1 or non-negative, got ",
@@ -253,6 +261,7 @@ Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) 
   return ember::scatter_add(*this, dim, index, src);
 }
 Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const {
+  check_defined("scatter_add_", *this, index, src);
   if (autograd::should_record(*this, src)) {
     detail::recorded::scatter_add_(self_(), dim, index, src);
     return self_();

@@ -568,6 +568,7 @@ Tensor mask_index(const Tensor& self, const Tensor& m) {
 
 // ---- index ----
 Tensor Tensor::index(ArrayRef<TensorIndex> indices) const {
+  check_defined("index", *this);
   const Counts c = count(indices, dim());
   if (!c.advanced && !autograd::should_record(*this)) {
     return basic_view(*this, indices, c.specified);
@@ -582,6 +583,7 @@ Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
   return index(ArrayRef<TensorIndex>(indices));
 }
 Tensor Tensor::index(const OptTensors& indices) const {
+  check_defined("index", *this);
   EMBER_CHECK(static_cast<int64_t>(indices.size()) <= dim(),
               "too many indices for tensor of dimension ", dim(), " (got ", indices.size(), ")");
   return advanced_index(*this, expand_masks(*this, indices));
@@ -590,6 +592,7 @@ Tensor index(const Tensor& self, const OptTensors& indices) { return self.index(
 
 // ---- index_put_ ----
 Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) const {
+  check_defined("index_put_", *this);
   EMBER_CHECK(rhs.defined(), "index_put_: the value tensor is undefined");
   const Counts c = count(indices, dim());
   if (!c.advanced && !autograd::should_record(*this, rhs)) {
@@ -605,6 +608,7 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) con
   return self_().copy_(out);
 }
 Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& v) const {
+  check_defined("index_put_", *this);
   const Counts c = count(indices, dim());
   if (!autograd::should_record(*this)) {
     if (!c.advanced) {
@@ -654,11 +658,13 @@ std::vector<TensorIndex> to_tensor_indices(const OptTensors& indices, const Tens
 }  // namespace
 
 Tensor Tensor::index_put(const OptTensors& indices, const Tensor& values, bool accumulate) const {
+  check_defined("index_put", *this);
   const std::vector<TensorIndex> ti = to_tensor_indices(indices, *this, values);
   count(ti, dim());
   return index_put_functional(*this, ti, values, accumulate, /*advanced=*/true);
 }
 Tensor& Tensor::index_put_(const OptTensors& indices, const Tensor& values, bool accumulate) const {
+  check_defined("index_put_", *this);
   if (!autograd::should_record(*this, values)) {
     const std::vector<TensorIndex> ti = to_tensor_indices(indices, *this, values);
     count(ti, dim());
@@ -679,6 +685,7 @@ Tensor& index_put_(const Tensor& self, const OptTensors& indices, const Tensor& 
 // On the host: a CUDA tensor's mask is copied to the CPU (a sync, as PyTorch's nonzero), the
 // coordinates are copied back.
 Tensor nonzero(const Tensor& t) {
+  check_defined("nonzero", t);
   const Tensor m = as_bool_cpu(t);
   const int64_t nd = m.dim();
   std::vector<int64_t> coords;
@@ -701,11 +708,15 @@ Tensor nonzero(const Tensor& t) {
   }
   return out.to(t.device());
 }
-Tensor argwhere(const Tensor& t) { return nonzero(t); }
+Tensor argwhere(const Tensor& t) {
+  check_defined("argwhere", t);
+  return nonzero(t);
+}
 Tensor Tensor::nonzero() const { return ember::nonzero(*this); }
-Tensor Tensor::argwhere() const { return ember::nonzero(*this); }
+Tensor Tensor::argwhere() const { return ember::argwhere(*this); }
 
 std::vector<Tensor> where(const Tensor& condition) {
+  check_defined("where", condition);
   const Tensor c = condition.dim() == 0 ? condition.unsqueeze(0) : condition;
   return nonzero(c).unbind(1);
 }
@@ -720,6 +731,7 @@ Tensor where(const Tensor& condition, const Scalar& a, const Scalar& b) {
 
 // ---- masked_select, masked_scatter, masked_fill with a tensor value ----
 Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  check_defined("masked_select", self, mask);
   check_bool_mask("masked_select", mask);
   check_same_device("masked_select", self, mask);
   const DimVector shape = broadcast_shapes("masked_select", self.sizes(), mask.sizes());
@@ -730,6 +742,7 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
 Tensor Tensor::masked_select(const Tensor& mask) const { return ember::masked_select(*this, mask); }
 
 Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  check_defined("masked_scatter", self, mask, source);
   check_bool_mask("masked_scatter_", mask);
   check_same_device("masked_scatter_", self, mask);
   check_same_device("masked_scatter_", self, source);
@@ -750,12 +763,14 @@ Tensor Tensor::masked_scatter(const Tensor& mask, const Tensor& source) const {
   return ember::masked_scatter(*this, mask, source);
 }
 Tensor& Tensor::masked_scatter_(const Tensor& mask, const Tensor& source) const {
+  check_defined("masked_scatter_", *this, mask, source);
   EMBER_CHECK(is_expandable_to(mask.sizes(), sizes()), "masked_scatter_: mask of shape ",
               mask.sizes(), " cannot be broadcast to self's shape ", sizes());
   return self_().copy_(ember::masked_scatter(*this, mask, source));
 }
 
 Tensor masked_fill(const Tensor& t, const Tensor& mask, const Tensor& value) {
+  check_defined("masked_fill", t, mask, value);
   EMBER_CHECK(value.dim() == 0,
               "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
@@ -771,6 +786,7 @@ Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& value) const {
   return ember::masked_fill(*this, mask, value);
 }
 Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& value) const {
+  check_defined("masked_fill_", *this, mask, value);
   if (autograd::should_record(*this, value)) {
     return self_().copy_(ember::masked_fill(*this, mask, value));
   }

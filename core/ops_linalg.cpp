@@ -252,6 +252,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
 
 // input [*, in] @ weight [out, in]^T + bias [out]; 2-D and larger inputs become one addmm.
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  check_defined("linear", input, weight);
   EMBER_CHECK(weight.dim() == 2, "linear: weight must be 2-D, got ", weight.sizes());
   EMBER_CHECK(input.dim() >= 1, "linear: input must have at least 1 dim, got ", input.sizes());
   const int64_t in_features = input.sizes()[input.dim() - 1];

@@ -142,6 +142,7 @@ std::tuple<Tensor, Tensor> arg_reduce(const char* name, const Tensor& self, int6
 // argmax()/argmin() without dim: over the flattened tensor; keepdim gives all dims of size 1.
 template <Op op>
 Tensor arg_reduce_all(const char* name, const Tensor& self, bool keepdim) {
+  check_defined(name, self);
   if (self.numel() == 0) {
     DimVector all(self.dim());
     for (int64_t d = 0; d < self.dim(); ++d) all[d] = d;
@@ -155,6 +156,7 @@ Tensor arg_reduce_all(const char* name, const Tensor& self, bool keepdim) {
 }
 
 Tensor var_impl(const char* name, const Tensor& t, IntArrayRef dim, bool unbiased, bool keepdim) {
+  check_defined(name, t);
   check_floating(name, t.dtype());
   return reduce<Op::var>(name, t, dim, keepdim, t.dtype(), int64_t(unbiased ? 1 : 0),
                          Empty::kIdentity, std::numeric_limits<double>::quiet_NaN());
@@ -163,6 +165,7 @@ Tensor var_impl(const char* name, const Tensor& t, IntArrayRef dim, bool unbiase
 // p = +-inf and p = 0 are composites (max/min of |x|, count of non-zeros); other p go to
 // the kernel as (sum |x|^p)^(1/p).
 Tensor norm_impl(const Tensor& t, const Scalar& p, IntArrayRef dim, bool keepdim) {
+  check_defined("norm", t);
   check_floating("norm", t.dtype());
   const double pd = p.toDouble();
   if (std::isinf(pd)) {
@@ -175,6 +178,7 @@ Tensor norm_impl(const Tensor& t, const Scalar& p, IntArrayRef dim, bool keepdim
 
 template <Op op>
 Tensor logical_reduce(const char* name, const Tensor& t, IntArrayRef dim, bool keepdim) {
+  check_defined(name, t);
   // PyTorch keeps uint8 for uint8 input (0/1 values); everything else reduces as bool.
   const ScalarType out = t.dtype() == kUInt8 ? kUInt8 : kBool;
   return reduce<op>(name, cast(t, out), dim, keepdim, out, 0, Empty::kIdentity, op == Op::all);

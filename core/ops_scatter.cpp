@@ -16,6 +16,7 @@ namespace {
 // Checks of scatter and scatter_reduce; returns the wrapped dim and a contiguous int64 index.
 int64_t check_scatter(const char* name, const Tensor& self, int64_t dim, const Tensor& index,
                       const Tensor& src, Tensor* idx) {
+  check_defined(name, self, index, src);
   const int64_t d = wrap_dim(name, dim, self.dim());
   check_same_device(name, self, index);
   check_same_device(name, self, src);
@@ -141,6 +142,7 @@ Tensor index_along(const Tensor& index, int64_t d, IntArrayRef sizes) {
 // many entries as index. Returns the wrapped dim.
 int64_t check_index_source(const char* name, const Tensor& self, int64_t dim, const Tensor& index,
                            const Tensor& source) {
+  check_defined(name, self, index, source);
   const int64_t d = wrap_dim(name, dim, self.dim());
   EMBER_CHECK(index.dim() <= 1, name, ": index should have dim <= 1, got ", index.sizes());
   EMBER_CHECK(index.dtype() == kInt64 || index.dtype() == kInt32, name,
@@ -173,12 +175,14 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
 }
 
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  check_defined("scatter", self, index);
   return scatter(self, dim, index, value_src(self, index, value));
 }
 
 // reduce "add" is scatter_add; "multiply" is scatter_reduce's "prod" (with self included).
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                std::string_view reduce) {
+  check_defined("scatter", self, index, src);
   if (reduce == "add") return scatter_add(self, dim, index, src);
   EMBER_CHECK(reduce == "multiply", "scatter: reduce argument must be either add or multiply, got ",
               std::string(reduce));
@@ -187,6 +191,7 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
 
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
                std::string_view reduce) {
+  check_defined("scatter", self, index);
   return scatter(self, dim, index, value_src(self, index, value), reduce);
 }
 
@@ -249,6 +254,7 @@ Tensor fill_index(const Tensor& self, int64_t d, const Tensor& index, DimVector*
 }  // namespace
 
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  check_defined("index_fill", self, index);
   const int64_t d = wrap_dim("index_fill", dim, self.dim());
   DimVector shape;
   const Tensor idx = fill_index(self, d, index, &shape);
@@ -257,6 +263,7 @@ Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Sc
 }
 
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  check_defined("index_fill", self, index, value);
   EMBER_CHECK(value.dim() == 0,
               "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
@@ -270,6 +277,7 @@ Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Te
 
 // ---- bincount ----
 Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_t minlength) {
+  check_defined("bincount", self);
   NoGradGuard no_grad;  // not differentiable, as LibTorch's
   EMBER_CHECK(minlength >= 0, "bincount: minlength should be >= 0, got ", minlength);
   const bool integral = !is_floating_point(self.dtype()) && self.dtype() != kBool;
@@ -321,10 +329,12 @@ Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Tensor& src) co
   return self_();
 }
 Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Scalar& value) const {
+  check_defined("scatter_", *this, index);
   return scatter_(dim, index, value_src(*this, index, value));
 }
 Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Tensor& src,
                          std::string_view reduce) const {
+  check_defined("scatter_", *this, index, src);
   if (reduce == "add") return scatter_add_(dim, index, src);
   EMBER_CHECK(reduce == "multiply",
               "scatter_: reduce argument must be either add or multiply, got ",
@@ -333,6 +343,7 @@ Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Tensor& src,
 }
 Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Scalar& value,
                          std::string_view reduce) const {
+  check_defined("scatter_", *this, index);
   return scatter_(dim, index, value_src(*this, index, value), reduce);
 }
 Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src,
@@ -375,6 +386,7 @@ Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Tensor& value)
   return ember::index_fill(*this, dim, index, value);
 }
 Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const {
+  check_defined("index_fill_", *this, index);
   const int64_t d = wrap_dim("index_fill_", dim, this->dim());
   DimVector shape;
   const Tensor idx = fill_index(*this, d, index, &shape);
@@ -385,6 +397,7 @@ Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Scalar& valu
   return scatter_(d, idx, value);
 }
 Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Tensor& value) const {
+  check_defined("index_fill_", *this, index, value);
   EMBER_CHECK(value.dim() == 0,
               "index_fill_ only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");

@@ -39,6 +39,7 @@ std::vector<int64_t> int_values(const Tensor& t) {
 // ---- flip, roll, rot90 ----
 
 Tensor flip(const Tensor& t, IntArrayRef dims) {
+  check_defined("flip", t);
   DimVector ds = unique_dims("flip", dims, t.dim());
   Tensor out = t;
   bool copied = false;
@@ -52,16 +53,19 @@ Tensor flip(const Tensor& t, IntArrayRef dims) {
 }
 
 Tensor fliplr(const Tensor& t) {
+  check_defined("fliplr", t);
   EMBER_CHECK(t.dim() >= 2, "fliplr: input must be >= 2-d, got shape ", shape_str(t.sizes()));
   return flip(t, {1});
 }
 
 Tensor flipud(const Tensor& t) {
+  check_defined("flipud", t);
   EMBER_CHECK(t.dim() >= 1, "flipud: input must be >= 1-d, got a 0-dim tensor");
   return flip(t, {0});
 }
 
 Tensor roll(const Tensor& t, IntArrayRef shifts, IntArrayRef dims) {
+  check_defined("roll", t);
   EMBER_CHECK(!shifts.empty(), "roll: `shifts` required");
   if (dims.empty()) {
     EMBER_CHECK(shifts.size() == 1,
@@ -87,6 +91,7 @@ Tensor roll(const Tensor& t, IntArrayRef shifts, IntArrayRef dims) {
 }
 
 Tensor rot90(const Tensor& t, int64_t k, IntArrayRef dims) {
+  check_defined("rot90", t);
   const int64_t nd = t.dim();
   EMBER_CHECK(dims.size() == 2,
               "rot90: expected total rotation dims == 2, but got dims = ", dims.size());
@@ -108,10 +113,12 @@ Tensor rot90(const Tensor& t, int64_t k, IntArrayRef dims) {
 // ---- triangles and diagonals ----
 
 Tensor tril(const Tensor& t, int64_t diagonal) {
+  check_defined("tril", t);
   return t.masked_fill(triangle_zeros("tril", t, diagonal, true), 0);
 }
 
 Tensor triu(const Tensor& t, int64_t diagonal) {
+  check_defined("triu", t);
   return t.masked_fill(triangle_zeros("triu", t, diagonal, false), 0);
 }
 
@@ -150,6 +157,7 @@ Tensor triu_indices(int64_t row, int64_t col, int64_t offset, const TensorOption
 // out[..., i, j] = t_padded[..., i] (offset >= 0) or [..., j] where j - i == offset, zero
 // elsewhere; then the two new dims move to dim1, dim2.
 Tensor diag_embed(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
+  check_defined("diag_embed", t);
   const int64_t nd = t.dim() + 1;
   const int64_t d1 = wrap_dim("diag_embed", dim1, nd);
   const int64_t d2 = wrap_dim("diag_embed", dim2, nd);
@@ -175,6 +183,7 @@ Tensor diag_embed(const Tensor& t, int64_t offset, int64_t dim1, int64_t dim2) {
 }
 
 Tensor diag(const Tensor& t, int64_t diagonal) {
+  check_defined("diag", t);
   EMBER_CHECK(t.dim() == 1 || t.dim() == 2, "diag(): Supports 1D or 2D tensors. Got ", t.dim(),
               "D");
   if (t.dim() == 1) return diag_embed(t, diagonal, 0, 1);
@@ -184,6 +193,7 @@ Tensor diag(const Tensor& t, int64_t diagonal) {
 // ---- repeat, repeat_interleave, tile ----
 
 Tensor Tensor::repeat(IntArrayRef repeats) const {
+  check_defined("repeat", *this);
   const int64_t nd = static_cast<int64_t>(repeats.size());
   EMBER_CHECK(nd >= dim(),
               "repeat: Number of dimensions of repeat dims can not be smaller than number of "
@@ -206,6 +216,7 @@ Tensor Tensor::repeat(IntArrayRef repeats) const {
 }
 
 Tensor tile(const Tensor& t, IntArrayRef dims) {
+  check_defined("tile", t);
   DimVector reps(dims);
   while (static_cast<int64_t>(reps.size()) < t.dim()) reps.insert(0, 1);
   return t.repeat(reps);
@@ -295,6 +306,7 @@ Tensor column_stack(TensorList tensors) {
 }
 
 Tensor narrow_copy(const Tensor& t, int64_t dim, int64_t start, int64_t length) {
+  check_defined("narrow_copy", t);
   return t.narrow(dim, start, length).clone();
 }
 

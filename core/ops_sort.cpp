@@ -75,6 +75,7 @@ std::tuple<Tensor, Tensor> record_pair(const char* node, const char* op, const T
 }
 
 std::tuple<Tensor, Tensor> sort_impl(const Tensor& self, int64_t dim, bool descending) {
+  check_defined("sort", self);
   check_sortable("sort", self.dtype());
   const int64_t d = wrap_dim("sort", dim, self.dim());
   Rows r = to_rows(self, d);
@@ -87,6 +88,7 @@ std::tuple<Tensor, Tensor> sort_impl(const Tensor& self, int64_t dim, bool desce
 }
 
 std::tuple<Tensor, Tensor> topk_impl(const Tensor& self, int64_t k, int64_t dim, bool largest) {
+  check_defined("topk", self);
   check_sortable("topk", self.dtype());
   const int64_t d = wrap_dim("topk", dim, self.dim());
   const int64_t n = size_along(self, d);
@@ -104,6 +106,7 @@ std::tuple<Tensor, Tensor> topk_impl(const Tensor& self, int64_t k, int64_t dim,
 // kthvalue (k >= 1) and median (k == 0: median, k == -1: nanmedian) along dim.
 std::tuple<Tensor, Tensor> select_impl(const char* name, const Tensor& self, int64_t k, int64_t dim,
                                        bool keepdim) {
+  check_defined(name, self);
   check_sortable(name, self.dtype());
   const int64_t d = wrap_dim(name, dim, self.dim());
   const int64_t n = size_along(self, d);
@@ -130,6 +133,7 @@ std::tuple<Tensor, Tensor> select_impl(const char* name, const Tensor& self, int
 
 // median() / nanmedian() of every element: NaN for an empty tensor, as LibTorch.
 Tensor median_all(const char* name, const char* node, const Tensor& self, bool ignore_nan) {
+  check_defined(name, self);
   if (self.numel() == 0) {
     // as LibTorch: a float NaN converted to self's dtype
     return full({}, std::numeric_limits<double>::quiet_NaN(),
@@ -144,6 +148,7 @@ Tensor median_all(const char* name, const char* node, const Tensor& self, bool i
 // mode over [R, N] rows: sort, number the runs of equal values, count them, take the first
 // most frequent run (the smallest value) and its last element in the stable order.
 std::tuple<Tensor, Tensor> mode_impl(const Tensor& self, int64_t dim, bool keepdim) {
+  check_defined("mode", self);
   check_sortable("mode", self.dtype());
   const int64_t d = wrap_dim("mode", dim, self.dim());
   const int64_t n = size_along(self, d);
@@ -176,6 +181,7 @@ ScalarType scan_dtype(const Tensor& t, std::optional<ScalarType> dtype) {
 
 Tensor scan_impl(Op op, const char* name, const Tensor& self, int64_t dim,
                  std::optional<ScalarType> dtype) {
+  check_defined(name, self);
   const int64_t d = wrap_dim(name, dim, self.dim());
   const ScalarType dt = scan_dtype(self, dtype);
   check_sortable(name, dt);
@@ -195,6 +201,7 @@ Tensor scan_impl(Op op, const char* name, const Tensor& self, int64_t dim,
 
 std::tuple<Tensor, Tensor> cum_extremum(bool is_max, const Tensor& self, int64_t dim) {
   const char* name = is_max ? "cummax" : "cummin";
+  check_defined(name, self);
   check_sortable(name, self.dtype());
   const int64_t d = wrap_dim(name, dim, self.dim());
   Tensor in = self.contiguous();
@@ -253,6 +260,7 @@ Tensor var_kernel_path(const char* name, const Tensor& self, IntArrayRef dim, do
 
 Tensor var_correction(const char* name, const Tensor& t, OptionalIntArrayRef dim,
                       const std::optional<Scalar>& correction, bool keepdim) {
+  check_defined(name, t);
   const double c = correction ? correction->toDouble() : 1.0;
   const IntArrayRef dims = dim ? *dim : IntArrayRef();
   if (c == 0 || c == 1) return t.var(dims, c == 1, keepdim);
@@ -290,6 +298,7 @@ std::tuple<Tensor, Tensor> Tensor::sort(std::optional<bool> stable, int64_t dim,
   return record_pair("SortBackward1", "sort", *this, v, i, d, true);
 }
 Tensor Tensor::argsort(int64_t dim, bool descending) const {
+  check_defined("argsort", *this);
   return std::get<1>(untracked([&] { return sort_impl(*this, dim, descending); }));
 }
 Tensor Tensor::argsort(bool stable, int64_t dim, bool descending) const {
@@ -336,10 +345,12 @@ Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> dtype) const {
   return scan_impl(Op::cumprod, "cumprod", *this, dim, dtype);
 }
 Tensor& Tensor::cumsum_(int64_t dim, std::optional<ScalarType> dtype) const {
+  check_defined("cumsum_", *this);
   copy_(cumsum(dim, dtype));
   return const_cast<Tensor&>(*this);
 }
 Tensor& Tensor::cumprod_(int64_t dim, std::optional<ScalarType> dtype) const {
+  check_defined("cumprod_", *this);
   copy_(cumprod(dim, dtype));
   return const_cast<Tensor&>(*this);
 }
@@ -357,10 +368,12 @@ Tensor Tensor::logsumexp(IntArrayRef dim, bool keepdim) const {
   return logsumexp_impl(*this, dim, keepdim);
 }
 Tensor Tensor::nansum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  check_defined("nansum", *this);
   const Tensor x = ::ember::is_floating_point(this->dtype()) ? masked_fill(ne(*this), 0) : *this;
   return x.sum(dim, keepdim, dtype);
 }
 Tensor Tensor::nanmean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  check_defined("nanmean", *this);
   EMBER_CHECK(::ember::is_floating_point(this->dtype()),
               "nanmean(): expected input to have floating point dtype but got ", this->dtype());
   return nansum(dim, keepdim, dtype) / eq(*this).sum(dim, keepdim);
@@ -428,28 +441,34 @@ Tensor std(const Tensor& t, OptionalIntArrayRef dim, const std::optional<Scalar>
   return var_correction("std", t, dim, correction, keepdim).sqrt();
 }
 std::tuple<Tensor, Tensor> var_mean(const Tensor& t, bool unbiased) {
+  check_defined("var_mean", t);
   Tensor v = t.var(unbiased);
   return std::make_tuple(v, t.mean());
 }
 std::tuple<Tensor, Tensor> var_mean(const Tensor& t, IntArrayRef dim, bool unbiased, bool keepdim) {
+  check_defined("var_mean", t);
   Tensor v = t.var(dim, unbiased, keepdim);
   return std::make_tuple(v, t.mean(dim, keepdim));
 }
 std::tuple<Tensor, Tensor> var_mean(const Tensor& t, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
+  check_defined("var_mean", t);
   Tensor v = var(t, dim, correction, keepdim);
   return std::make_tuple(v, t.mean(dim ? *dim : IntArrayRef(), keepdim));
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& t, bool unbiased) {
+  check_defined("std_mean", t);
   Tensor s = t.std(unbiased);
   return std::make_tuple(s, t.mean());
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& t, IntArrayRef dim, bool unbiased, bool keepdim) {
+  check_defined("std_mean", t);
   Tensor s = t.std(dim, unbiased, keepdim);
   return std::make_tuple(s, t.mean(dim, keepdim));
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& t, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
+  check_defined("std_mean", t);
   Tensor s = std(t, dim, correction, keepdim);
   return std::make_tuple(s, t.mean(dim ? *dim : IntArrayRef(), keepdim));
 }

@@ -187,6 +187,7 @@ EMBER_INSTANTIATE(bool)
 // ---- copies ----
 
 Tensor Tensor::contiguous() const {
+  check_defined("contiguous", *this);
   if (is_contiguous()) return *this;
   return clone();
 }

@@ -114,7 +114,10 @@ Tensor Tensor::view(IntArrayRef sizes) const {
   return make_view(*this, shape, *st, storage_offset());
 }
 
-Tensor Tensor::view_as(const Tensor& other) const { return view(other.sizes()); }
+Tensor Tensor::view_as(const Tensor& other) const {
+  check_defined("view_as", *this, other);
+  return view(other.sizes());
+}
 
 Tensor Tensor::reshape(IntArrayRef sizes) const {
   if (autograd::should_record(*this)) return detail::recorded::reshape(*this, sizes);
@@ -129,9 +132,13 @@ Tensor Tensor::reshape(IntArrayRef sizes) const {
   return out;
 }
 
-Tensor Tensor::reshape_as(const Tensor& other) const { return reshape(other.sizes()); }
+Tensor Tensor::reshape_as(const Tensor& other) const {
+  check_defined("reshape_as", *this, other);
+  return reshape(other.sizes());
+}
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+  check_defined("flatten", *this);
   if (dim() == 0) return reshape({1});
   const int64_t start = wrap_dim("flatten", start_dim, dim());
   const int64_t end = wrap_dim("flatten", end_dim, dim());
@@ -155,6 +162,7 @@ Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
 }
 
 Tensor Tensor::squeeze() const {
+  check_defined("squeeze", *this);
   if (autograd::should_record(*this)) return detail::recorded::squeeze(*this);
   DimVector shape, st;
   for (int64_t d = 0; d < dim(); ++d) {
@@ -167,6 +175,7 @@ Tensor Tensor::squeeze() const {
 }
 
 Tensor Tensor::squeeze(int64_t dim) const {
+  check_defined("squeeze", *this);
   if (autograd::should_record(*this)) return detail::recorded::squeeze_dim(*this, dim);
   const int64_t d = wrap_dim("squeeze", dim, this->dim());
   DimVector shape(sizes()), st(strides());
@@ -178,6 +187,7 @@ Tensor Tensor::squeeze(int64_t dim) const {
 }
 
 Tensor Tensor::unsqueeze(int64_t dim) const {
+  check_defined("unsqueeze", *this);
   if (autograd::should_record(*this)) return detail::recorded::unsqueeze(*this, dim);
   const int64_t d = wrap_dim("unsqueeze", dim, this->dim() + 1);
   DimVector shape(sizes()), st(strides());
@@ -189,6 +199,7 @@ Tensor Tensor::unsqueeze(int64_t dim) const {
 }
 
 Tensor Tensor::t() const {
+  check_defined("t", *this);
   if (autograd::should_record(*this)) return detail::recorded::t(*this);
   EMBER_CHECK(dim() <= 2, "t: expects a tensor with <= 2 dimensions, but got ", dim(),
               " dims (shape ", shape_str(sizes()), "); use transpose or permute");
@@ -197,6 +208,7 @@ Tensor Tensor::t() const {
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  check_defined("transpose", *this);
   if (autograd::should_record(*this)) return detail::recorded::transpose(*this, dim0, dim1);
   const int64_t d0 = wrap_dim("transpose", dim0, dim());
   const int64_t d1 = wrap_dim("transpose", dim1, dim());
@@ -207,6 +219,7 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
 }
 
 Tensor Tensor::permute(IntArrayRef dims) const {
+  check_defined("permute", *this);
   if (autograd::should_record(*this)) return detail::recorded::permute(*this, dims);
   EMBER_CHECK(static_cast<int64_t>(dims.size()) == dim(), "permute: got ", dims.size(), " dims ",
               shape_str(dims), " for a tensor of ", dim(), " dims (shape ", shape_str(sizes()),
@@ -224,6 +237,7 @@ Tensor Tensor::permute(IntArrayRef dims) const {
 }
 
 Tensor Tensor::expand(IntArrayRef sizes) const {
+  check_defined("expand", *this);
   if (autograd::should_record(*this)) return detail::recorded::expand(*this, sizes);
   const int64_t ndim = static_cast<int64_t>(sizes.size());
   const int64_t old_ndim = dim();
@@ -262,10 +276,14 @@ Tensor Tensor::expand(IntArrayRef sizes) const {
   return make_view(*this, shape, st, storage_offset());
 }
 
-Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes()); }
+Tensor Tensor::expand_as(const Tensor& other) const {
+  check_defined("expand_as", *this, other);
+  return expand(other.sizes());
+}
 
 Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
                      int64_t step) const {
+  check_defined("slice", *this);
   if (autograd::should_record(*this)) {
     return detail::recorded::slice(*this, dim, start, end, step);
   }
@@ -288,6 +306,7 @@ Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<in
 }
 
 Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
+  check_defined("narrow", *this);
   check_not_scalar("narrow", *this);
   const int64_t d = wrap_dim("narrow", dim, this->dim());
   const int64_t size = sizes()[d];
@@ -304,6 +323,7 @@ Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
 }
 
 Tensor Tensor::select(int64_t dim, int64_t index) const {
+  check_defined("select", *this);
   if (autograd::should_record(*this)) return detail::recorded::select(*this, dim, index);
   check_not_scalar("select", *this);
   const int64_t d = wrap_dim("select", dim, this->dim());
@@ -320,6 +340,7 @@ Tensor Tensor::select(int64_t dim, int64_t index) const {
 Tensor Tensor::operator[](int64_t index) const { return select(0, index); }
 
 std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
+  check_defined("chunk", *this);
   check_not_scalar("chunk", *this);
   EMBER_CHECK(chunks > 0, "chunk: number of chunks must be positive, got ", chunks);
   const int64_t d = wrap_dim("chunk", dim, this->dim());
@@ -335,6 +356,7 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
 }
 
 std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
+  check_defined("split", *this);
   check_not_scalar("split", *this);
   EMBER_CHECK(split_size >= 0, "split: split_size must be non-negative, got ", split_size);
   const int64_t d = wrap_dim("split", dim, this->dim());
@@ -353,6 +375,7 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
 }
 
 std::vector<Tensor> Tensor::unbind(int64_t dim) const {
+  check_defined("unbind", *this);
   check_not_scalar("unbind", *this);
   const int64_t d = wrap_dim("unbind", dim, this->dim());
   std::vector<Tensor> out;
@@ -363,6 +386,7 @@ std::vector<Tensor> Tensor::unbind(int64_t dim) const {
 
 Tensor Tensor::as_strided(IntArrayRef sizes, IntArrayRef strides,
                           std::optional<int64_t> storage_offset) const {
+  check_defined("as_strided", *this);
   if (autograd::should_record(*this)) {
     return detail::recorded::as_strided(*this, sizes, strides, storage_offset);
   }

@@ -433,9 +433,12 @@ std::vector<Candidate> choose_algorithms(cudnnHandle_t h, Plan& p, const Ptrs& d
     }
     // The search writes its output. Backward-weight chunks after the first accumulate into
     // grad_weight, so that search writes into a scratch grad_weight instead (it is small).
+    // Zeroed: some algorithms read it (compute-sanitizer initcheck saw cuDNN's
+    // wgrad2d_grouped_direct_kernel read an uninitialized one).
     if (p.kind == kBackwardFilter) {
       scratch = Workspace(p.weight_bytes, device);
       target.w = scratch.get();
+      EMBER_CUDA_CHECK(cudaMemsetAsync(scratch.get(), 0, p.weight_bytes, current_stream()));
     }
     Workspace ws = best_effort_workspace(want, device);
     search_bytes = ws.bytes();

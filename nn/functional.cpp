@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include <ember/core/checks.h>
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
 
@@ -33,6 +34,7 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
 }
 
 Tensor relu(const Tensor& input, const ReLUFuncOptions& options) {
+  check_defined("relu", input);
   if (options.inplace()) {
     Tensor self = input;
     self.clamp_(0.0, std::nullopt);
@@ -42,12 +44,14 @@ Tensor relu(const Tensor& input, const ReLUFuncOptions& options) {
 }
 
 Tensor leaky_relu(const Tensor& input, const LeakyReLUFuncOptions& options) {
+  check_defined("leaky_relu", input);
   // where() keeps PyTorch's gradient at 0 (the slope) whatever the slope's size.
   Tensor out = ember::where(input.gt(0.0), input, input * options.negative_slope());
   return options.inplace() ? assign(input, out) : out;
 }
 
 Tensor gelu(const Tensor& input, const GELUFuncOptions& options) {
+  check_defined("gelu", input);
   if (options.approximate() == "none") return ember::gelu(input);
   EMBER_CHECK(options.approximate() == "tanh", "gelu: approximate must be \"none\" or \"tanh\", ",
               "got \"", options.approximate(), "\"");
@@ -56,7 +60,10 @@ Tensor gelu(const Tensor& input, const GELUFuncOptions& options) {
   return input * 0.5 * (ember::tanh(inner) + 1.0);
 }
 
-Tensor silu(const Tensor& input) { return input * ember::sigmoid(input); }
+Tensor silu(const Tensor& input) {
+  check_defined("silu", input);
+  return input * ember::sigmoid(input);
+}
 
 Tensor softmax(const Tensor& input, const SoftmaxFuncOptions& options) {
   return ember::softmax(input, options.dim(), options.dtype());
@@ -67,6 +74,7 @@ Tensor log_softmax(const Tensor& input, const LogSoftmaxFuncOptions& options) {
 }
 
 Tensor dropout(const Tensor& input, const DropoutFuncOptions& options) {
+  check_defined("dropout", input);
   const double p = options.p();
   EMBER_CHECK(p >= 0.0 && p <= 1.0, "dropout: probability has to be between 0 and 1, but got ", p);
   EMBER_CHECK(input.is_floating_point(), "dropout: expected a floating-point input, got ",
@@ -89,6 +97,7 @@ Tensor dropout(const Tensor& input, const DropoutFuncOptions& options) {
 }
 
 Tensor embedding(const Tensor& input, const Tensor& weight, const EmbeddingFuncOptions& options) {
+  check_defined("embedding", input, weight);
   EMBER_CHECK(input.dtype() == kInt64 || input.dtype() == kInt32,
               "embedding: expected int64 or int32 indices, got ", input.dtype());
   EMBER_CHECK(weight.dim() == 2, "embedding: expected a 2-D weight [num_embeddings, dim], got ",
@@ -114,6 +123,7 @@ Tensor embedding(const Tensor& input, const Tensor& weight, const EmbeddingFuncO
 }
 
 Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options) {
+  check_defined("layer_norm", input);
   const std::vector<int64_t>& shape = options.normalized_shape();
   const int64_t k = static_cast<int64_t>(shape.size());
   bool matches = k >= 1 && input.dim() >= k;

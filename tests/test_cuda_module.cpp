@@ -128,7 +128,9 @@ TEST_F(CudaModule, BadArgumentsAreErrorsNotCrashes) {
   m = message_of([&] { add.launch({0}, {4}, g, g, g, 4); });
   EXPECT_NE(m.find("add): grid and block sizes must be at least 1"), std::string::npos) << m;
   m = message_of([&] { add.launch({1}, {1025}, g, g, g, 4); });
-  EXPECT_NE(m.find("has 1025 threads"), std::string::npos) << m;
+  EXPECT_NE(m.find("block (1025, 1, 1) exceeds CUDA's limits"), std::string::npos) << m;
+  m = message_of([&] { add.launch({1}, {32, 64}, g, g, g, 4); });
+  EXPECT_NE(m.find("has 2048 threads"), std::string::npos) << m;
   m = message_of([&] { add.launch({1, 65536}, {4}, g, g, g, 4); });
   EXPECT_NE(m.find("exceeds CUDA's limits"), std::string::npos) << m;
   m = message_of([&] { add.launch_with_shared({1}, {4}, size_t(1) << 30, g, g, g, 4); });

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <string>
+#include <utility>
 
 #include "bad_input.h"
 
@@ -22,6 +25,23 @@ TEST(BadNn, LinearWrongInFeatures) {
 TEST(BadNn, LinearUndefinedInput) {
   nn::Linear fc(4, 3);
   expect_error([&] { fc(Tensor()); }, {"undefined"});
+}
+
+TEST(BadNn, FunctionalUndefinedInputs) {
+  const Tensor u, x = ones({2, 4}), w = ones({3, 4});
+  const std::pair<const char*, std::function<void()>> cases[] = {
+      {"linear", [&] { F::linear(u, w); }},
+      {"linear", [&] { F::linear(x, u); }},
+      {"dropout", [&] { F::dropout(u, F::DropoutFuncOptions().p(0.5).training(true)); }},
+      {"relu", [&] { F::relu(u, F::ReLUFuncOptions().inplace(true)); }},
+      {"leaky_relu", [&] { F::leaky_relu(u); }},
+      {"silu", [&] { F::silu(u); }},
+      {"layer_norm", [&] { F::layer_norm(u, F::LayerNormFuncOptions({4})); }},
+  };
+  for (const auto& [op, f] : cases) {
+    SCOPED_TRACE(op);
+    expect_error(f, {std::string(op) + ": got an undefined Tensor"});
+  }
 }
 
 TEST(BadNn, LinearScalarInput) {

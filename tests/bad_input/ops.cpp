@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <string>
 
 #include "bad_input.h"
 
@@ -56,6 +58,108 @@ TEST(BadOps, ItemOfUndefined) {
 
 TEST(BadOps, SizesOfUndefined) {
   expect_error([] { (void)Tensor().sizes(); }, {"sizes", "undefined"});
+}
+
+// The rest of the ops: each message starts with the op the user called ("argsort: ...", not the
+// "sort: ..." it is built on).
+void expect_undefined(const char* op, const std::function<void()>& f) {
+  SCOPED_TRACE(op);
+  expect_error(f, {std::string(op) + ": got an undefined Tensor"});
+}
+
+TEST(BadOps, UndefinedSoftmax) {
+  const Tensor u;
+  expect_undefined("softmax", [&] { softmax(u, 0); });
+  expect_undefined("log_softmax", [&] { log_softmax(u, 0); });
+}
+
+TEST(BadOps, UndefinedJoinAndGather) {
+  const Tensor u, a = ones({2, 3}), i = longs({0});
+  expect_undefined("stack", [&] { stack({a, u}); });
+  expect_undefined("stack", [&] { stack({u, a}); });
+  expect_error([&] { cat({u, a}); }, {"cat: tensor at entry 0 is undefined"});
+  expect_undefined("index_select", [&] { index_select(u, 0, i); });
+  expect_undefined("index_select", [&] { index_select(a, 0, u); });
+  expect_undefined("gather", [&] { gather(u, 0, i); });
+  expect_undefined("scatter", [&] { u.scatter(0, i, 1.0); });
+  expect_undefined("scatter", [&] { a.scatter(0, u, a); });
+  expect_undefined("scatter_add", [&] { scatter_add(u, 0, i, a); });
+}
+
+TEST(BadOps, UndefinedIndexing) {
+  const Tensor u, a = ones({2, 3});
+  expect_undefined("index", [&] { u.index({0}); });
+  expect_undefined("index_put_", [&] { u.index_put_({0}, 1.0); });
+  expect_undefined("masked_fill", [&] { u.masked_fill(a > 0, 1.0); });
+  expect_undefined("masked_fill", [&] { a.masked_fill(u, 1.0); });
+  expect_undefined("masked_select", [&] { masked_select(u, a > 0); });
+  expect_undefined("nonzero", [&] { nonzero(u); });
+  expect_undefined("argwhere", [&] { argwhere(u); });
+}
+
+TEST(BadOps, UndefinedReductions) {
+  const Tensor u;
+  expect_undefined("argmax", [&] { argmax(u); });
+  expect_undefined("argmin", [&] { argmin(u, 0); });
+  expect_undefined("norm", [&] { u.norm(); });
+  expect_undefined("var", [&] { u.var(); });
+  expect_undefined("std", [&] { u.std(); });
+  expect_undefined("any", [&] { u.any(); });
+  expect_undefined("all", [&] { u.all(0); });
+  expect_undefined("cumsum", [&] { cumsum(u, 0); });
+  expect_undefined("cumsum_", [&] { u.cumsum_(0); });
+  expect_undefined("var_mean", [&] { var_mean(u); });
+}
+
+TEST(BadOps, UndefinedSortAndSelect) {
+  const Tensor u;
+  expect_undefined("sort", [&] { sort(u); });
+  expect_undefined("argsort", [&] { u.argsort(); });
+  expect_undefined("topk", [&] { topk(u, 1); });
+  expect_undefined("kthvalue", [&] { u.kthvalue(1); });
+  expect_undefined("median", [&] { u.median(); });
+}
+
+TEST(BadOps, UndefinedWithScalars) {
+  const Tensor u;
+  expect_undefined("clamp", [&] { clamp(u, 0, 1); });
+  expect_undefined("pow", [&] { pow(u, 2); });
+  expect_undefined("pow", [&] { pow(2, u); });
+  expect_undefined("add", [&] { add(u, 1); });
+  expect_undefined("sub", [&] { (void)(u - 1); });
+  expect_undefined("mul", [&] { (void)(u * 2); });
+  expect_undefined("div", [&] { (void)(u / 2); });
+  expect_undefined("eq", [&] { eq(u, 0); });
+  expect_undefined("rsub", [&] { (void)(1 - u); });
+}
+
+TEST(BadOps, UndefinedInPlace) {
+  const Tensor u, a = ones({2, 3});
+  expect_undefined("add_", [&] { u.add_(a); });
+  expect_undefined("add_", [&] { u.add_(1); });
+  expect_undefined("mul_", [&] { a.clone().mul_(u); });
+  expect_undefined("fill_", [&] { u.fill_(1); });
+  expect_undefined("zero_", [&] { u.zero_(); });
+  expect_undefined("clamp_", [&] { u.clamp_(0, 1); });
+  expect_undefined("masked_fill_", [&] { u.masked_fill_(a > 0, 1.0); });
+  expect_undefined("exp_", [&] { u.exp_(); });
+  expect_undefined("maximum_", [&] { a.clone().maximum_(u); });
+  expect_undefined("eq_", [&] { u.eq_(0); });
+}
+
+TEST(BadOps, UndefinedShapeOps) {
+  const Tensor u;
+  expect_undefined("repeat", [&] { u.repeat({2}); });
+  expect_undefined("tile", [&] { u.tile({2}); });
+  expect_undefined("flip", [&] { u.flip({0}); });
+  expect_undefined("roll", [&] { u.roll({1}); });
+  expect_undefined("tril", [&] { u.tril(); });
+}
+
+TEST(BadOps, UndefinedPredicates) {
+  const Tensor u, a = ones({2, 3});
+  expect_undefined("allclose", [&] { allclose(u, a); });
+  expect_undefined("equal", [&] { equal(a, u); });
 }
 
 // ---- shapes ----

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <string>
 
 #include "bad_input.h"
 
@@ -19,6 +21,42 @@ const int64_t k2e40 = int64_t(1) << 40;
 
 TEST(BadViews, ViewOfUndefined) {
   expect_error([] { Tensor().view({2}); }, {"view", "undefined"});
+}
+
+// Each view names itself, not the dim() or sizes() it would read first.
+void expect_undefined(const char* op, const std::function<void()>& f) {
+  SCOPED_TRACE(op);
+  expect_error(f, {std::string(op) + ": got an undefined Tensor"});
+}
+
+TEST(BadViews, UndefinedDimViews) {
+  const Tensor u;
+  expect_undefined("transpose", [&] { u.transpose(0, 1); });
+  expect_undefined("permute", [&] { u.permute({1, 0}); });
+  expect_undefined("narrow", [&] { u.narrow(0, 0, 1); });
+  expect_undefined("select", [&] { u.select(0, 0); });
+  expect_undefined("slice", [&] { u.slice(0, 0, 1); });
+  expect_undefined("squeeze", [&] { u.squeeze(); });
+  expect_undefined("squeeze", [&] { u.squeeze(0); });
+  expect_undefined("unsqueeze", [&] { u.unsqueeze(0); });
+  expect_undefined("flatten", [&] { u.flatten(); });
+  expect_undefined("t", [&] { u.t(); });
+}
+
+TEST(BadViews, UndefinedShapedViews) {
+  const Tensor u, a = ones({2, 3});
+  expect_undefined("expand", [&] { u.expand({2, 3}); });
+  expect_undefined("expand_as", [&] { a.expand_as(u); });
+  expect_undefined("reshape_as", [&] { u.reshape_as(a); });
+  expect_undefined("as_strided", [&] { u.as_strided({1}, {1}); });
+  expect_undefined("contiguous", [&] { u.contiguous(); });
+}
+
+TEST(BadViews, UndefinedSplits) {
+  const Tensor u;
+  expect_undefined("chunk", [&] { u.chunk(2); });
+  expect_undefined("split", [&] { u.split(1); });
+  expect_undefined("unbind", [&] { u.unbind(); });
 }
 
 TEST(BadViews, ViewShapeOverflows) {
