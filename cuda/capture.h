@@ -30,6 +30,16 @@ void check_device_not_capturing(const char* op, int device);
 // during a capture is refused.
 void prepare_blas_for_capture(int device);
 
+// ---- graph-safe random numbers (cuda/graph.cpp, cuda/random.cu) ----
+// When `stream` of `device` is being captured: sets *state to the graph's device-side (seed,
+// offset) and *intra to the counter offset within the graph of `count` counters it reserves,
+// and returns true (a captured random kernel then draws from seed state[0] at counter
+// state[1] + intra). False when the stream is not being captured.
+bool captured_philox(int device, cudaStream_t stream, uint64_t count, const uint64_t** state,
+                     uint64_t* intra);
+// Writes (seed, offset) into a graph's device state, in stream order (a one-thread kernel).
+void write_philox_state(uint64_t* state, uint64_t seed, uint64_t offset, cudaStream_t stream);
+
 // ---- the caching allocator's private pools (cuda/allocator.cpp) ----
 // From now on, allocations on `stream` of `device` come from pool `id` (created on first use;
 // each begin takes a reference, dropped by release_pool). Blocks freed into it are reused

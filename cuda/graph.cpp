@@ -2,12 +2,15 @@
 // the bookkeeping of captures underway and the checks that refuse illegal calls during one.
 #include <ember/cuda/graph.h>
 
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <utility>
 #include <vector>
 
 #include <ember/core/error.h>
+#include <ember/core/functions.h>
+#include <ember/core/generator.h>
 #include <ember/cuda/batch.h>
 #include <ember/cuda/capture.h>
 #include <ember/cuda/check.h>
@@ -20,29 +23,50 @@ std::atomic<int> g_captures_underway{0};
 
 namespace {
 
-// The (device, stream) pairs being captured.
+// The captures underway: device, stream, the graph's device-side generator state and the
+// random counters reserved in the capture so far.
+struct Capture {
+  int device;
+  cudaStream_t stream;
+  uint64_t* rng_state;
+  uint64_t rng_counters;
+};
 std::mutex g_mu;
-std::vector<std::pair<int, cudaStream_t>>& captures() {
-  static auto* all = new std::vector<std::pair<int, cudaStream_t>>;  // leaked, as the caches
+std::vector<Capture>& captures() {
+  static auto* all = new std::vector<Capture>;  // leaked, as the caches
   return *all;
 }
 
-void add_capture(int device, cudaStream_t stream) {
+void add_capture(int device, cudaStream_t stream, uint64_t* rng_state) {
   std::lock_guard<std::mutex> lock(g_mu);
-  captures().emplace_back(device, stream);
+  captures().push_back(Capture{device, stream, rng_state, 0});
   g_captures_underway.fetch_add(1, std::memory_order_relaxed);
 }
 
-void remove_capture(int device, cudaStream_t stream) {
+// Returns the random counters the capture reserved.
+uint64_t remove_capture(int device, cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(g_mu);
   auto& all = captures();
   for (auto it = all.begin(); it != all.end(); ++it) {
-    if (it->first == device && it->second == stream) {
+    if (it->device == device && it->stream == stream) {
+      const uint64_t counters = it->rng_counters;
       all.erase(it);
       g_captures_underway.fetch_sub(1, std::memory_order_relaxed);
-      return;
+      return counters;
     }
   }
+  return 0;
+}
+
+// The global generator's (seed, offset), through its public state (16 little-endian bytes).
+void save_generator(uint64_t out[2]) {
+  const Tensor state = ember::get_rng_state();
+  std::memcpy(out, state.data_ptr<uint8_t>(), 16);
+}
+void restore_generator(const uint64_t saved[2]) {
+  Tensor state = empty({16}, kUInt8);
+  std::memcpy(state.data_ptr<uint8_t>(), saved, 16);
+  ember::set_rng_state(state);
 }
 
 [[noreturn]] void throw_capturing(const char* op) {
@@ -92,8 +116,22 @@ void check_device_not_capturing(const char* op, int device) {
   if (!capture_underway()) return;
   std::lock_guard<std::mutex> lock(g_mu);
   for (const auto& c : captures()) {
-    if (device < 0 || c.first == device) throw_capturing(op);
+    if (device < 0 || c.device == device) throw_capturing(op);
   }
+}
+
+bool captured_philox(int device, cudaStream_t stream, uint64_t count, const uint64_t** state,
+                     uint64_t* intra) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  for (auto& c : captures()) {
+    if (c.device == device && c.stream == stream) {
+      *state = c.rng_state;
+      *intra = c.rng_counters;
+      c.rng_counters += count;
+      return true;
+    }
+  }
+  return false;
 }
 
 bool is_current_stream_capturing() {
@@ -120,7 +158,22 @@ Stream graph_capture_stream(int device) {
 
 // ---- Graph ----
 
-Graph::~Graph() { reset(); }
+namespace {
+void free_rng_state(void* state, int device) noexcept {
+  if (state == nullptr) return;
+  try {
+    DeviceGuard guard(device);
+    if (cudaFree(state) != cudaSuccess) cudaGetLastError();
+  } catch (...) {
+    cudaGetLastError();
+  }
+}
+}  // namespace
+
+Graph::~Graph() {
+  reset();
+  free_rng_state(rng_state_, rng_device_);
+}
 
 Graph::Graph(Graph&& other) noexcept { *this = std::move(other); }
 
@@ -131,6 +184,10 @@ Graph& Graph::operator=(Graph&& other) noexcept {
   std::swap(exec_, other.exec_);
   std::swap(stream_, other.stream_);
   std::swap(replay_event_, other.replay_event_);
+  std::swap(rng_state_, other.rng_state_);
+  std::swap(rng_device_, other.rng_device_);
+  std::swap(rng_counters_, other.rng_counters_);
+  std::swap(rng_saved_, other.rng_saved_);
   std::swap(device_, other.device_);
   std::swap(pool_, other.pool_);
   std::swap(capturing_, other.capturing_);
@@ -150,9 +207,18 @@ void Graph::capture_begin(MempoolId pool) {
   // Ops recorded for small-op batching so far run before the capture, not inside it.
   batch::submit_all(device);
   prepare_blas_for_capture(device);
+  if (rng_state_ != nullptr && rng_device_ != device) {  // made for another device: remake
+    free_rng_state(rng_state_, rng_device_);
+    rng_state_ = nullptr;
+  }
+  if (rng_state_ == nullptr) {
+    EMBER_CUDA_CHECK(cudaMalloc(&rng_state_, 2 * sizeof(uint64_t)));
+    rng_device_ = device;
+  }
+  save_generator(rng_saved_);
   const MempoolId id = pool != 0 ? pool : graph_pool_handle();
   begin_allocate_to_pool(device, id, stream);
-  add_capture(device, stream);
+  add_capture(device, stream, static_cast<uint64_t*>(rng_state_));
   // Relaxed: cudaMalloc stays legal in this thread (the private pool grows; cuBLAS and the
   // fused cross entropy create per-stream workspaces on first use); the illegal calls are
   // refused by ember's own checks, before they reach CUDA.
@@ -183,8 +249,9 @@ void Graph::capture_end() {
   cudaGraph_t graph = nullptr;
   cudaError_t err = cudaStreamEndCapture(stream, &graph);
   capturing_ = false;
-  remove_capture(device_, stream);
+  rng_counters_ = remove_capture(device_, stream);
   end_allocate_to_pool(device_, stream);
+  restore_generator(rng_saved_);  // the capture drew no numbers: its replays will
   if (err == cudaSuccess) err = submitted;
   if (err == cudaSuccess) {
     cudaGraphExec_t exec = nullptr;
@@ -217,6 +284,10 @@ void Graph::abort_capture() noexcept {
   capturing_ = false;
   remove_capture(device_, as_stream(stream_));
   end_allocate_to_pool(device_, as_stream(stream_));
+  try {
+    restore_generator(rng_saved_);
+  } catch (...) {
+  }
   reset();
 }
 
@@ -224,6 +295,10 @@ void Graph::replay() {
   EMBER_CHECK(exec_ != nullptr, "cuda::Graph::replay: nothing captured (capture_end first)");
   DeviceGuard guard(device_);
   const cudaStream_t stream = current_stream(device_);  // submits recorded ops (new inputs) first
+  if (rng_counters_ != 0) {  // the numbers the captured random ops would draw eagerly now
+    const PhiloxSeed philox = next_philox(rng_counters_);
+    write_philox_state(static_cast<uint64_t*>(rng_state_), philox.seed, philox.offset, stream);
+  }
   EMBER_CUDA_CHECK(cudaGraphLaunch(static_cast<cudaGraphExec_t>(exec_), stream));
   if (replay_event_ == nullptr) {
     cudaEvent_t e = nullptr;
@@ -252,7 +327,8 @@ void Graph::reset() {
     cudaGetLastError();
   }
   if (pool_ != 0) release_pool(device_, pool_);
-  graph_ = exec_ = stream_ = replay_event_ = nullptr;
+  graph_ = exec_ = stream_ = replay_event_ = nullptr;  // rng_state_ is kept for the next capture
+  rng_counters_ = 0;
   device_ = -1;
   pool_ = 0;
 }

@@ -25,6 +25,11 @@ MempoolId graph_pool_handle();
 // During capture, host synchronizations (cuda::synchronize, Stream::synchronize/query),
 // copies between the CPU and the GPU (item(), cpu(), to(kCPU), cuda()) and empty_cache()
 // throw ember::Error naming the operation (docs/gpu.md, "CUDA graphs").
+//
+// Random ops (rand, randn, randint, dropout, bernoulli...) may be captured: each replay draws
+// new numbers, the ones the same ops would draw eagerly at that point of the generator, which
+// advances by the counters they use (multinomial is refused). The capture itself does not
+// advance the generator (it is restored at capture_end).
 class Graph {
  public:
   Graph() = default;
@@ -62,6 +67,13 @@ class Graph {
   void* exec_ = nullptr;          // cudaGraphExec_t
   void* stream_ = nullptr;        // cudaStream_t captured (its pool's blocks belong to it)
   void* replay_event_ = nullptr;  // cudaEvent_t recorded after the last replay
+  // Graph-safe random numbers: the captured random kernels read the generator's (seed,
+  // offset) from this device memory (2 uint64s), which replay() sets from the generator,
+  // reserving the `rng_counters_` counters they use, as PyTorch's graph-safe generator does.
+  void* rng_state_ = nullptr;
+  int rng_device_ = -1;  // the device rng_state_ lives on
+  uint64_t rng_counters_ = 0;
+  uint64_t rng_saved_[2] = {0, 0};  // the generator at capture_begin (restored at its end)
   int device_ = -1;
   MempoolId pool_ = 0;
   bool capturing_ = false;

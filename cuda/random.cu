@@ -26,9 +26,15 @@ constexpr int64_t kMaxBlocks = 4096;  // several waves on an H200; grid-stride d
 
 // One thread per counter: counter offset + c yields the elements [c * kPerCounter,
 // (c + 1) * kPerCounter) of contiguous out through gen(words, values), as the CPU's
-// philox_fill does, so the numbers depend on (seed, offset) only.
+// philox_fill does, so the numbers depend on (seed, offset) only. In a CUDA graph `state`
+// holds the (seed, offset) each replay sets, and `offset` is relative to it.
 template <class T, int kPerCounter, class Gen>
-__global__ void philox_kernel(T* out, int64_t numel, uint64_t seed, uint64_t offset, Gen gen) {
+__global__ void philox_kernel(T* out, int64_t numel, uint64_t seed, uint64_t offset,
+                              const uint64_t* state, Gen gen) {
+  if (state != nullptr) {
+    seed = state[0];
+    offset += state[1];
+  }
   const int64_t ncounters = (numel + kPerCounter - 1) / kPerCounter;
   for (int64_t c = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; c < ncounters;
        c += int64_t(blockDim.x) * gridDim.x) {
@@ -117,8 +123,13 @@ struct RandomInRange {
   }
 };
 
-// The generator's (seed, offset) are kernel arguments, which a CUDA graph would freeze: every
-// replay would draw the same numbers (PyTorch reads them from device memory instead).
+__global__ void write_philox_state_kernel(uint64_t* state, uint64_t seed, uint64_t offset) {
+  state[0] = seed;
+  state[1] = offset;
+}
+
+// multinomial's (seed, offset) are kernel arguments, which a CUDA graph would freeze: every
+// replay would draw the same numbers (philox_fill reads them from the graph's state instead).
 void refuse_in_capture(const char* op, int device) {
   if (!capture_underway()) return;
   const std::string what = std::string(op) + " (random numbers: each replay would repeat them)";
@@ -132,14 +143,20 @@ void philox_fill(const char* name, const Tensor& out, uint64_t seed, uint64_t of
                  const Gen& gen) {
   const int64_t numel = out.numel();
   if (numel == 0) return;
-  refuse_in_capture(name, out.device().index());
-  DeviceGuard guard(out.device().index());
+  const int device = out.device().index();
+  DeviceGuard guard(device);
   const Tensor target =
       out.is_contiguous() ? out : empty_on(out.sizes(), out.dtype(), out.device());
   const int64_t ncounters = (numel + kPerCounter - 1) / kPerCounter;
+  // Captured in a CUDA graph: each replay draws from the (seed, offset) it sets.
+  const uint64_t* state = nullptr;
+  if (capture_underway()) {
+    captured_philox(device, peek_current_stream(device), static_cast<uint64_t>(ncounters), &state,
+                    &offset);
+  }
   philox_kernel<T, kPerCounter, Gen>
       <<<grid_blocks(ncounters, kBlock, kMaxBlocks), kBlock, 0, current_stream()>>>(
-          target.data_ptr<T>(), numel, seed, offset, gen);
+          target.data_ptr<T>(), numel, seed, offset, state, gen);
   EMBER_CUDA_KERNEL_CHECK(name);
   if (!out.is_contiguous()) kernel<Op::copy>(kCUDA)(out, target, false);
 }
@@ -300,6 +317,11 @@ void register_random_kernels() {
   register_kernel<Op::randint>(kCUDA, &common::randint_kernel<fill_in_range>);
   register_kernel<Op::random_from_to>(kCUDA, &common::random_from_to_kernel<fill_in_range>);
   register_kernel<Op::multinomial>(kCUDA, &multinomial_kernel);
+}
+
+void write_philox_state(uint64_t* state, uint64_t seed, uint64_t offset, cudaStream_t stream) {
+  write_philox_state_kernel<<<1, 1, 0, stream>>>(state, seed, offset);
+  EMBER_CUDA_KERNEL_CHECK("cuda::Graph::replay (random state)");
 }
 
 }  // namespace cuda

@@ -191,9 +191,8 @@ TEST_F(CudaGraph, IllegalCallsThrowAndCaptureAgain) {
       {"Stream::synchronize", [](const Tensor&) { cuda::getCurrentStream().synchronize(); }},
       {"cuda::empty_cache", [](const Tensor&) { cuda::empty_cache(); }},
       {"to(kCUDA)", [](const Tensor&) { (void)ones({4}).cuda(); }},
-      // the generator's seed and offset would be frozen: every replay the same numbers
-      {"random numbers", [](const Tensor& y) { (void)dropout(y, 0.5, true); }},
-      {"random numbers", [](const Tensor& y) { (void)randn_like(y); }},
+      // multinomial's seed and offset would be frozen: every replay the same numbers
+      {"multinomial", [](const Tensor& y) { (void)multinomial(y.abs() + 0.1, 2); }},
   };
   for (const auto& [name, op] : cases) {
     cuda::Graph g;
@@ -216,6 +215,65 @@ TEST_F(CudaGraph, IllegalCallsThrowAndCaptureAgain) {
     }
     g.replay();
     expect_close(y, a.cpu() + 3);
+  }
+}
+
+// Random ops in a capture draw new numbers at each replay: those the same ops draw eagerly
+// from the generator's state before the replay (the CPU draws the same numbers as CUDA for a
+// state), and the generator advances as much. The capture itself draws nothing.
+TEST_F(CudaGraph, RandomOpsDrawNewNumbersEachReplay) {
+  manual_seed(5);
+  const Tensor before = get_rng_state();
+  cuda::Graph g;
+  Tensor u, n, k, d;
+  const Tensor ones_cuda = ones({500}, kCUDA);
+  {
+    cuda::GraphCapture capture(g);
+    u = rand({1000}, kCUDA);
+    n = randn({333}, TensorOptions(kFloat64).device(kCUDA));
+    k = randint(-3, 10, {77}, TensorOptions(kInt64).device(kCUDA));
+    d = dropout(ones_cuda, 0.25, true);
+  }
+  EXPECT_TRUE(equal(get_rng_state(), before)) << "the capture advanced the generator";
+  std::vector<Tensor> seen;
+  for (int r = 0; r < 3; ++r) {
+    if (r == 2) manual_seed(77);  // a new seed between replays takes effect
+    const Tensor state = get_rng_state();
+    g.replay();
+    const Tensor after_replay = get_rng_state();
+    set_rng_state(state);
+    const Tensor u_cpu = rand({1000}), n_cpu = randn({333}, kFloat64),
+                 k_cpu = randint(-3, 10, {77}), d_cpu = dropout(ones({500}), 0.25, true);
+    EXPECT_TRUE(equal(get_rng_state(), after_replay)) << "replay " << r;
+    EXPECT_TRUE(equal(u.cpu(), u_cpu)) << "replay " << r;
+    EXPECT_TRUE(allclose(n.cpu(), n_cpu, 1e-12, 1e-12)) << "replay " << r;
+    EXPECT_TRUE(equal(k.cpu(), k_cpu)) << "replay " << r;
+    EXPECT_TRUE(equal(d.cpu(), d_cpu)) << "replay " << r;
+    for (const Tensor& earlier : seen) EXPECT_FALSE(equal(u.cpu(), earlier)) << "replay " << r;
+    seen.push_back(u.cpu());
+  }
+}
+
+// Inference: a forward captured under NoGradGuard, replayed over new inputs.
+TEST_F(CudaGraph, InferenceForwardUnderNoGrad) {
+  manual_seed(0);
+  nn::Sequential model(nn::Linear(64, 128), nn::ReLU(), nn::Dropout(0.5), nn::Linear(128, 10));
+  model->to(kCUDA);
+  model->eval();  // dropout off
+  NoGradGuard no_grad;
+  Tensor static_x = zeros({32, 64}, kCUDA), y;
+  (void)model->forward(static_x);  // warm-up on the default stream (cuBLAS handle)
+  cuda::Graph g;
+  {
+    cuda::GraphCapture capture(g);
+    y = model->forward(static_x);
+  }
+  EXPECT_FALSE(y.requires_grad());
+  for (int i = 0; i < 5; ++i) {
+    const Tensor x = randn({32, 64}).cuda();
+    static_x.copy_(x);
+    g.replay();
+    expect_close(y, model->forward(x).cpu());
   }
 }
 
@@ -397,7 +455,7 @@ TEST_F(CudaGraph, StepGraphCnnMatchesEagerOver50Steps) {
       {32, 1, 28, 28});
 }
 
-TEST_F(CudaGraph, StepGraphRefusesAdamAndDropout) {
+TEST_F(CudaGraph, StepGraphRefusesAdam) {
   nn::Linear fc(8, 4);
   fc->to(kCUDA);
   Tensor x = randn({16, 8}, kCUDA);
@@ -416,25 +474,59 @@ TEST_F(CudaGraph, StepGraphRefusesAdamAndDropout) {
   EXPECT_NE(m.find("Adam.step"), std::string::npos) << m;
   EXPECT_NE(m.find("CUDA graph"), std::string::npos) << m;
   EXPECT_FALSE(adam_step.is_captured());
-
-  optim::SGD sgd(fc->parameters(), optim::SGDOptions(0.1));
-  cuda::StepGraph dropout_step(
-      [&] {
-        sgd.zero_grad();
-        Tensor loss = dropout(fc->forward(x), 0.5, true).square().mean();
-        loss.backward();
-        sgd.step();
-        return loss;
-      },
-      {&sgd}, /*warmup_steps=*/0);
-  m = error_of([&] { (void)dropout_step(); });
-  EXPECT_NE(m.find("random numbers"), std::string::npos) << m;
   EXPECT_EQ(cuda::getCurrentStream(), cuda::getDefaultStream());
   // Eager training goes on.
+  optim::SGD sgd(fc->parameters(), optim::SGDOptions(0.1));
   sgd.zero_grad();
   fc->forward(x).square().mean().backward();
   sgd.step();
   EXPECT_TRUE(fc->weight.isfinite().all().item<bool>());
+}
+
+// Dropout in a captured step: each replay draws a new mask, the one the eager step draws from
+// the same generator state, so graphed and eager training agree step by step.
+TEST_F(CudaGraph, StepGraphWithDropoutMatchesEager) {
+  auto make = [] {
+    return nn::Sequential(nn::Linear(64, 128), nn::ReLU(), nn::Dropout(0.3), nn::Linear(128, 10));
+  };
+  manual_seed(0);
+  nn::Sequential graphed = make();
+  manual_seed(0);
+  nn::Sequential eager = make();
+  graphed->to(kCUDA);
+  eager->to(kCUDA);
+  const auto options = optim::SGDOptions(0.05).momentum(0.9);
+  optim::SGD graphed_opt(graphed->parameters(), options), eager_opt(eager->parameters(), options);
+  Tensor static_x = empty({32, 64}, kCUDA);
+  Tensor static_y = empty({32}, TensorOptions(kInt64).device(kCUDA));
+  cuda::StepGraph step(
+      [&] {
+        graphed_opt.zero_grad();
+        Tensor loss = F::cross_entropy(graphed->forward(static_x), static_y);
+        loss.backward();
+        graphed_opt.step();
+        return loss;
+      },
+      {&graphed_opt});
+  std::vector<double> graphed_losses;
+  for (int i = 0; i < 20; ++i) {
+    const Tensor x = randn({32, 64}).cuda(), y = randint(10, {32}).cuda();
+    static_x.copy_(x);
+    static_y.copy_(y);
+    manual_seed(1000 + i);
+    const double got = step().item<double>();
+    manual_seed(1000 + i);
+    eager_opt.zero_grad();
+    Tensor loss = F::cross_entropy(eager->forward(x), y);
+    loss.backward();
+    eager_opt.step();
+    EXPECT_NEAR(got, loss.item<double>(), 1e-4 * (1 + std::abs(got))) << "step " << i;
+    graphed_losses.push_back(got);
+  }
+  EXPECT_TRUE(step.is_captured());
+  EXPECT_EQ(step.captures(), 1);
+  const auto got = graphed->parameters(), want = eager->parameters();
+  for (size_t i = 0; i < got.size(); ++i) expect_close(got[i], want[i], 1e-4);
 }
 
 TEST(CudaGraphNoGpu, StepGraphThrowsAClearError) {
