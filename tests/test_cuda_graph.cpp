@@ -191,8 +191,9 @@ TEST_F(CudaGraph, IllegalCallsThrowAndCaptureAgain) {
       {"Stream::synchronize", [](const Tensor&) { cuda::getCurrentStream().synchronize(); }},
       {"cuda::empty_cache", [](const Tensor&) { cuda::empty_cache(); }},
       {"to(kCUDA)", [](const Tensor&) { (void)ones({4}).cuda(); }},
-      // multinomial's seed and offset would be frozen: every replay the same numbers
-      {"multinomial", [](const Tensor& y) { (void)multinomial(y.abs() + 0.1, 2); }},
+      // multinomial: its checks read the probabilities back (a copy to the CPU), and its
+      // kernel's seed and offset would be frozen
+      {"a copy from CUDA to the CPU", [](const Tensor& y) { (void)multinomial(y.abs() + 0.1, 2); }},
   };
   for (const auto& [name, op] : cases) {
     cuda::Graph g;
