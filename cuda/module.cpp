@@ -6,11 +6,16 @@
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <ember/cuda/api.h>
 #include <ember/cuda/check.h>
+#include <ember/cuda/kernel_cache.h>
 #include <ember/cuda/launch_args.h>
 #include <ember/cuda/stream.h>
 
@@ -24,6 +29,7 @@ struct ModuleImpl {
   cudaLibrary_t library = nullptr;
   int device = 0;
   std::string log;
+  std::vector<std::pair<std::string, std::string>> lowered_names;  // name expression, mangled
 };
 
 KernelArg tensor_arg(const Tensor& t) {
@@ -63,47 +69,154 @@ std::string program_log(nvrtcProgram p) {
   return log;
 }
 
-// A cubin of `source` for the architecture of `device`, and NVRTC's log.
-std::vector<char> compile(const std::string& source, const std::vector<std::string>& options,
-                          const std::string& name, int device, std::string& log) {
-  cudaDeviceProp prop{};
-  EMBER_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  Program program;
-  EMBER_NVRTC_CHECK(
-      nvrtcCreateProgram(&program.p, source.c_str(), name.c_str(), 0, nullptr, nullptr),
-      "nvrtcCreateProgram");
-  std::vector<std::string> all = {
-      "--gpu-architecture=sm_" + std::to_string(prop.major) + std::to_string(prop.minor),
-      "-std=c++17"};
-  all.insert(all.end(), options.begin(), options.end());
-  std::vector<const char*> argv;
-  for (const std::string& o : all) argv.push_back(o.c_str());
-  const nvrtcResult r = nvrtcCompileProgram(program.p, static_cast<int>(argv.size()), argv.data());
-  log = program_log(program.p);
-  EMBER_CHECK(r == NVRTC_SUCCESS, "cuda::Module: compiling ", name, " for sm_", prop.major,
-              prop.minor, " failed (", nvrtcGetErrorString(r), "):\n", log);
-  size_t size = 0;
-  EMBER_NVRTC_CHECK(nvrtcGetCUBINSize(program.p, &size), "nvrtcGetCUBINSize");
-  std::vector<char> cubin(size);
-  EMBER_NVRTC_CHECK(nvrtcGetCUBIN(program.p, cubin.data()), "nvrtcGetCUBIN");
-  return cubin;
+std::atomic<int64_t> g_nvrtc_compilations{0};
+
+bool starts_with(const std::string& s, const char* prefix) {
+  return s.compare(0, std::strlen(prefix), prefix) == 0;
+}
+
+// Length-prefixed fields: a CompiledModule as a cache entry's payload and back.
+void put_field(std::string& out, const std::string& field) {
+  const uint64_t n = field.size();
+  out.append(reinterpret_cast<const char*>(&n), sizeof n);
+  out += field;
+}
+bool get_field(const std::string& in, size_t& pos, std::string* field) {
+  uint64_t n = 0;
+  if (in.size() - pos < sizeof n) return false;
+  std::memcpy(&n, in.data() + pos, sizeof n);
+  pos += sizeof n;
+  if (in.size() - pos < n) return false;
+  *field = in.substr(pos, n);
+  pos += n;
+  return true;
+}
+std::string serialize(const detail::CompiledModule& m) {
+  std::string out;
+  put_field(out, m.cubin);
+  put_field(out, m.log);
+  put_field(out, std::to_string(m.lowered_names.size()));
+  for (const auto& [expr, lowered] : m.lowered_names) {
+    put_field(out, expr);
+    put_field(out, lowered);
+  }
+  return out;
+}
+bool deserialize(const std::string& in, detail::CompiledModule* m) {
+  size_t pos = 0;
+  std::string count;
+  if (!get_field(in, pos, &m->cubin) || !get_field(in, pos, &m->log) ||
+      !get_field(in, pos, &count) || count.empty() || count.size() > 6)
+    return false;
+  for (int64_t i = 0, n = std::stoll(count); i < n; ++i) {
+    std::string expr, lowered;
+    if (!get_field(in, pos, &expr) || !get_field(in, pos, &lowered)) return false;
+    m->lowered_names.emplace_back(std::move(expr), std::move(lowered));
+  }
+  return pos == in.size() && !m->cubin.empty();
+}
+
+// The cache key: everything the compiled code depends on.
+std::string cache_key(const std::string& source, const std::vector<std::string>& options,
+                      const std::vector<std::string>& name_expressions, const std::string& name) {
+  detail::KeyHasher h;
+  int major = 0, minor = 0;
+  nvrtcVersion(&major, &minor);
+  h.add("ember kernel 1, NVRTC " + std::to_string(major) + "." + std::to_string(minor));
+  h.add(name);
+  h.add(source);
+  for (const std::string& o : options) {
+    h.add(o);
+    if (starts_with(o, "--include-path="))
+      h.add_path(o.substr(15));
+    else if (starts_with(o, "-I") && o.size() > 2)
+      h.add_path(o.substr(2));
+  }
+  h.add("name expressions");
+  for (const std::string& e : name_expressions) h.add(e);
+  return h.hex();
 }
 
 }  // namespace
 
+namespace detail {
+
+int64_t nvrtc_compilations() { return g_nvrtc_compilations.load(); }
+
+CompiledModule compile_module(const std::string& source, const std::vector<std::string>& options,
+                              const std::vector<std::string>& name_expressions,
+                              const std::string& name, const std::string& arch) {
+  std::vector<std::string> all = {"-std=c++17"};
+  const bool arch_given = std::any_of(options.begin(), options.end(), [](const std::string& o) {
+    return starts_with(o, "-arch") || starts_with(o, "--gpu-architecture");
+  });
+  if (!arch_given) all.push_back("--gpu-architecture=" + arch);
+  all.insert(all.end(), options.begin(), options.end());
+  const std::string key = cache_key(source, all, name_expressions, name);
+  CompiledModule out;
+  std::string entry;
+  if (kernel_cache_load(key, &entry)) {
+    if (deserialize(entry, &out)) {
+      out.from_cache = true;
+      return out;
+    }
+    out = CompiledModule();  // an entry of another layout: compile again and replace it
+  }
+  Program program;
+  EMBER_NVRTC_CHECK(
+      nvrtcCreateProgram(&program.p, source.c_str(), name.c_str(), 0, nullptr, nullptr),
+      "nvrtcCreateProgram");
+  for (const std::string& e : name_expressions) {
+    EMBER_NVRTC_CHECK(nvrtcAddNameExpression(program.p, e.c_str()), "nvrtcAddNameExpression");
+  }
+  std::vector<const char*> argv;
+  for (const std::string& o : all) argv.push_back(o.c_str());
+  g_nvrtc_compilations.fetch_add(1);
+  const nvrtcResult r = nvrtcCompileProgram(program.p, static_cast<int>(argv.size()), argv.data());
+  out.log = program_log(program.p);
+  EMBER_CHECK(r == NVRTC_SUCCESS, "cuda::Module: compiling ", name, " for ",
+              arch_given ? "the architecture given" : arch, " failed (", nvrtcGetErrorString(r),
+              "):\n", out.log);
+  for (const std::string& e : name_expressions) {
+    const char* lowered = nullptr;
+    EMBER_NVRTC_CHECK(nvrtcGetLoweredName(program.p, e.c_str(), &lowered), "nvrtcGetLoweredName");
+    out.lowered_names.emplace_back(e, lowered);
+  }
+  size_t size = 0;
+  EMBER_NVRTC_CHECK(nvrtcGetCUBINSize(program.p, &size), "nvrtcGetCUBINSize");
+  EMBER_CHECK(size > 0, "cuda::Module: NVRTC made no cubin for ", name,
+              " (give a real architecture, sm_XY, not compute_XY)");
+  out.cubin.resize(size);
+  EMBER_NVRTC_CHECK(nvrtcGetCUBIN(program.p, out.cubin.data()), "nvrtcGetCUBIN");
+  kernel_cache_store(key, serialize(out));
+  return out;
+}
+
+}  // namespace detail
+
 Module::Module(const std::string& source, const std::vector<std::string>& options,
-               const std::string& name) {
+               const std::vector<std::string>& name_expressions, const std::string& name) {
   EMBER_CHECK(is_available(), "cuda::Module: no CUDA device is available");
   impl_ = std::make_shared<detail::ModuleImpl>();
   impl_->device = current_device();
-  const std::vector<char> cubin = compile(source, options, name, impl_->device, impl_->log);
-  EMBER_CUDA_CHECK(
-      cudaLibraryLoadData(&impl_->library, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  cudaDeviceProp prop{};
+  EMBER_CUDA_CHECK(cudaGetDeviceProperties(&prop, impl_->device));
+  detail::CompiledModule compiled =
+      detail::compile_module(source, options, name_expressions, name,
+                             "sm_" + std::to_string(prop.major) + std::to_string(prop.minor));
+  impl_->log = std::move(compiled.log);
+  impl_->lowered_names = std::move(compiled.lowered_names);
+  EMBER_CUDA_CHECK(cudaLibraryLoadData(&impl_->library, compiled.cubin.data(), nullptr, nullptr, 0,
+                                       nullptr, nullptr, 0));
 }
 
 Function Module::function(const std::string& name) const {
+  std::string symbol = name;  // a name expression's lowered name, else the name itself
+  for (const auto& [expr, lowered] : impl_->lowered_names) {
+    if (expr == name) symbol = lowered;
+  }
   cudaKernel_t kernel = nullptr;
-  const cudaError_t err = cudaLibraryGetKernel(&kernel, impl_->library, name.c_str());
+  const cudaError_t err = cudaLibraryGetKernel(&kernel, impl_->library, symbol.c_str());
   if (err != cudaSuccess) {
     cudaGetLastError();
     EMBER_THROW("cuda::Module::function: no __global__ function named '", name, "' in the module (",

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <ember/core/error.h>
@@ -63,6 +64,23 @@ KernelArg to_arg(T* p) {
   return scalar_arg(static_cast<const void*>(p), "pointer");
 }
 struct ModuleImpl;
+
+// What compiling a module gives: the cubin, the lowered (mangled) name of each name
+// expression, NVRTC's log, and whether it came from the disk cache.
+struct CompiledModule {
+  std::string cubin;
+  std::vector<std::pair<std::string, std::string>> lowered_names;
+  std::string log;
+  bool from_cache = false;
+};
+// Compiles `source` for `arch` (e.g. "sm_90"; an -arch/--gpu-architecture option wins) through
+// the disk cache (cuda/kernel_cache.h) or NVRTC. Needs no GPU. Throws ember::Error with
+// NVRTC's whole log when the source does not compile.
+CompiledModule compile_module(const std::string& source, const std::vector<std::string>& options,
+                              const std::vector<std::string>& name_expressions,
+                              const std::string& name, const std::string& arch);
+// How many times this process ran NVRTC's compiler (the disk cache's tests).
+int64_t nvrtc_compilations();
 }  // namespace detail
 
 class Module;
@@ -102,13 +120,20 @@ class Function {
 };
 
 // CUDA C++ source compiled with NVRTC for the current device's architecture (-arch=sm_XY,
-// -std=c++17 and the extra `options`, e.g. {"-DN=4", "--use_fast_math"}). A compile error
-// throws ember::Error with NVRTC's log. Kernels are looked up by their name as compiled:
-// declare them extern "C" (or pass the mangled name). The compiled code stays loaded until
-// the process ends (as CuPy's kernel cache), so a launch never outlives its code.
+// -std=c++17 and the extra `options`, e.g. {"-DN=4", "-I/path", "--use_fast_math"}). A compile
+// error throws ember::Error with NVRTC's log. Kernels are looked up by their name as
+// compiled: declare them extern "C" (or pass the mangled name), or, for templates, list them
+// as name expressions ({"scale<float>"}) and look them up by those. The compiled code stays
+// loaded until the process ends (as CuPy's kernel cache), so a launch never outlives its code.
+//
+// Compiled modules are cached on disk (~/.cache/ember/kernels, or $EMBER_KERNEL_CACHE; "0"
+// turns it off; $EMBER_KERNEL_CACHE_MAX_MB caps it, default 1024, least recently used out
+// first), keyed by the source, options, name expressions, the files under -I directories,
+// the architecture and NVRTC's version: a second process compiles nothing.
 class Module {
  public:
   explicit Module(const std::string& source, const std::vector<std::string>& options = {},
+                  const std::vector<std::string>& name_expressions = {},
                   const std::string& name = "module.cu");
   Function function(const std::string& name) const;
   int device_index() const;

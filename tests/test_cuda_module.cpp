@@ -103,9 +103,25 @@ TEST_F(CudaModule, DynamicSharedMemoryAnd2DGrids) {
   EXPECT_TRUE(equal(m.cpu(), expected));
 }
 
+// Template kernels through NVRTC name expressions, looked up by those names.
+TEST_F(CudaModule, TemplateKernelsByNameExpression) {
+  cuda::Module mod(R"(
+template <class T> __global__ void scale(T* x, T a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= a;
+})",
+                   {}, {"scale<float>", "scale<double>"});
+  Tensor f = arange(100, kFloat32).cuda(), d = arange(100, kFloat64).cuda();
+  mod.function("scale<float>").launch({1}, {128}, f, 3.0f, 100);
+  mod.function("scale<double>").launch({1}, {128}, d, 0.5, 100);
+  EXPECT_TRUE(equal(f.cpu(), arange(100, kFloat32) * 3));
+  EXPECT_TRUE(equal(d.cpu(), arange(100, kFloat64) * 0.5));
+  EXPECT_NE(message_of([&] { mod.function("scale<int>"); }).find("scale<int>"), std::string::npos);
+}
+
 TEST_F(CudaModule, CompileErrorsCarryTheLog) {
   const std::string m = message_of([] {
-    cuda::Module mod("extern \"C\" __global__ void k(float* x) { x[0] = undefined_name; }", {},
+    cuda::Module mod("extern \"C\" __global__ void k(float* x) { x[0] = undefined_name; }", {}, {},
                      "broken.cu");
   });
   EXPECT_NE(m.find("broken.cu"), std::string::npos) << m;

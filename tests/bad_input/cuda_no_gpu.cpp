@@ -89,7 +89,7 @@ TEST_F(BadCudaNoGpu, EventRecord) {
 
 TEST_F(BadCudaNoGpu, ModuleWithOptions) {
   const char* source = R"(extern "C" __global__ void k(float* x) { x[0] = 1; })";
-  expect_error([&] { cuda::Module mod(source, {"-DN=4"}, "k.cu"); }, {"cuda::Module", kNoGpu});
+  expect_error([&] { cuda::Module mod(source, {"-DN=4"}, {}, "k.cu"); }, {"cuda::Module", kNoGpu});
 }
 
 TEST_F(BadCudaNoGpu, GraphCaptureEndWithoutBegin) {
