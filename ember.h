@@ -13,6 +13,7 @@
 #include <ember/core/tensor.h>
 #include <ember/core/tensor_options.h>
 #include <ember/cuda/api.h>
+#include <ember/cuda/elementwise_kernel.h>
 #include <ember/cuda/graph.h>
 #include <ember/cuda/module.h>
 #include <ember/data/data.h>

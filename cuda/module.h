@@ -104,6 +104,11 @@ class Function {
     launch_packed(grid, block, shared_bytes, packed);
   }
 
+  // The same with arguments already packed by detail::to_arg (for wrappers that build the
+  // argument list at run time, as cuda::ElementwiseKernel).
+  void launch_packed(Dim3 grid, Dim3 block, size_t shared_bytes,
+                     std::vector<detail::KernelArg>& args) const;
+
   const std::string& name() const { return name_; }
   int num_params() const;  // as the driver reports it
 
@@ -111,8 +116,6 @@ class Function {
   friend class Module;
   Function(std::shared_ptr<detail::ModuleImpl> module, void* handle, std::string name)
       : module_(std::move(module)), handle_(handle), name_(std::move(name)) {}
-  void launch_packed(Dim3 grid, Dim3 block, size_t shared_bytes,
-                     std::vector<detail::KernelArg>& args) const;
 
   std::shared_ptr<detail::ModuleImpl> module_;
   void* handle_;  // CUfunction
