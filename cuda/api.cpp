@@ -57,6 +57,32 @@ void set_device(int index) {
 }
 
 // Waits for all work on the device; with no GPU there is nothing to wait for.
+DeviceProperties get_device_properties(int device) {
+  EMBER_CHECK(is_available(), "cuda::get_device_properties: no CUDA device is available");
+  device = resolve(device);
+  EMBER_CHECK(device < device_count(), "cuda::get_device_properties: device ", device,
+              " does not exist (", device_count(), " CUDA devices)");
+  cudaDeviceProp p{};
+  EMBER_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  DeviceProperties d;
+  d.name = p.name;
+  d.major = p.major;
+  d.minor = p.minor;
+  d.total_memory = p.totalGlobalMem;
+  d.multi_processor_count = p.multiProcessorCount;
+  d.warp_size = p.warpSize;
+  d.max_threads_per_block = p.maxThreadsPerBlock;
+  d.max_threads_per_multi_processor = p.maxThreadsPerMultiProcessor;
+  for (int i = 0; i < 3; ++i) {
+    d.max_block_dim[i] = p.maxThreadsDim[i];
+    d.max_grid_dim[i] = p.maxGridSize[i];
+  }
+  d.shared_memory_per_block = p.sharedMemPerBlock;
+  d.shared_memory_per_block_optin = p.sharedMemPerBlockOptin;
+  EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&d.clock_rate_khz, cudaDevAttrClockRate, device));
+  return d;
+}
+
 void synchronize(int device) {
   if (!is_available()) return;
   EMBER_CHECK(device < device_count(), "cuda::synchronize: device ", device, " does not exist (",

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 
 namespace ember {
@@ -14,6 +15,24 @@ namespace cuda {
 
 bool is_available();
 int device_count();
+
+// What torch.cuda.get_device_properties gives, and the launch limits CUDA programs care about.
+struct DeviceProperties {
+  std::string name;
+  int major = 0, minor = 0;  // compute capability
+  size_t total_memory = 0;   // bytes
+  int multi_processor_count = 0;
+  int warp_size = 0;
+  int max_threads_per_block = 0;
+  int max_threads_per_multi_processor = 0;
+  int max_block_dim[3] = {0, 0, 0};
+  int max_grid_dim[3] = {0, 0, 0};
+  size_t shared_memory_per_block = 0;        // without opting in
+  size_t shared_memory_per_block_optin = 0;  // with cudaFuncAttributeMaxDynamicSharedMemorySize
+  int clock_rate_khz = 0;                    // the SMs' peak clock
+};
+// Of `device` (-1: the current one); throws without a GPU.
+DeviceProperties get_device_properties(int device = -1);
 int current_device();
 void set_device(int index);
 // Waits for all work on `device` (-1: the current device); a no-op without a GPU.

@@ -17,6 +17,7 @@ namespace {
 
 bool is_available() { return false; }
 int device_count() { return 0; }
+DeviceProperties get_device_properties(int) { no_cuda("cuda::get_device_properties"); }
 
 int current_device() { no_cuda("cuda::current_device"); }
 
