@@ -16,6 +16,7 @@
 #include <ember/cuda/elementwise_kernel.h>
 #include <ember/cuda/graph.h>
 #include <ember/cuda/module.h>
+#include <ember/cuda/reduction_kernel.h>
 #include <ember/data/data.h>
 #include <ember/nn/nn.h>
 #include <ember/optim/optim.h>

@@ -13,6 +13,7 @@
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
 #include <ember/cuda/api.h>
+#include <ember/cuda/kernel_params.h>
 #include <ember/cuda/module.h>
 
 namespace ember {
@@ -24,119 +25,8 @@ struct ElementwiseKernel::Cache {
 };
 
 namespace {
-
-using Param = ElementwiseKernel::Param;
-
-struct TypeName {
-  const char* name;
-  ScalarType dtype;
-};
-constexpr TypeName kTypes[] = {
-    {"float32", kFloat32}, {"float", kFloat32}, {"float64", kFloat64}, {"double", kFloat64},
-    {"int32", kInt32},     {"int", kInt32},     {"int64", kInt64},     {"long", kInt64},
-    {"uint8", kUInt8},     {"bool", kBool},
-};
-
-bool dtype_of(const std::string& type, ScalarType* out) {
-  for (const TypeName& t : kTypes) {
-    if (type == t.name) {
-      *out = t.dtype;
-      return true;
-    }
-  }
-  return false;
-}
-
-const char* c_type(ScalarType t) {
-  switch (t) {
-    case kFloat32:
-      return "float";
-    case kFloat64:
-      return "double";
-    case kInt32:
-      return "int";
-    case kInt64:
-      return "long long";
-    case kUInt8:
-      return "unsigned char";
-    case kBool:
-      return "bool";
-    default:
-      return nullptr;
-  }
-}
-
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
-
-// "float32 x, raw T y" -> params; throws naming the kernel and the bad entry.
-std::vector<Param> parse_params(const std::string& kernel, const char* which,
-                                const std::string& list) {
-  std::vector<Param> out;
-  std::stringstream all(list);
-  std::string entry;
-  while (std::getline(all, entry, ',')) {
-    std::stringstream words(entry);
-    std::vector<std::string> w;
-    for (std::string word; words >> word;) w.push_back(word);
-    Param p;
-    if (w.size() == 3 && w[0] == "raw") {
-      p.raw = true;
-      w.erase(w.begin());
-    }
-    EMBER_CHECK(w.size() == 2 && is_identifier(w[0]) && is_identifier(w[1]),
-                "cuda::ElementwiseKernel(", kernel, "): ", which, " parameter '", entry,
-                "' is not \"TYPE name\" or \"raw TYPE name\"");
-    p.type = w[0];
-    p.name = w[1];
-    ScalarType dt;
-    const bool placeholder = !dtype_of(p.type, &dt);
-    EMBER_CHECK(!placeholder || std::isupper(static_cast<unsigned char>(p.type[0])),
-                "cuda::ElementwiseKernel(", kernel, "): unknown type '", p.type, "' in ", which,
-                " parameter '", entry,
-                "' (float32, float64, int32, int64, uint8, bool, or a placeholder such as T)");
-    out.push_back(p);
-  }
-  return out;
-}
-
-// Binds the placeholders: from the dtypes of the inputs, then of the given outputs.
-std::map<std::string, ScalarType> bind_placeholders(const std::string& kernel,
-                                                    const std::vector<Param>& params,
-                                                    const std::vector<ScalarType>& dtypes) {
-  std::map<std::string, ScalarType> bound;
-  for (size_t k = 0; k < params.size() && k < dtypes.size(); ++k) {
-    ScalarType dt;
-    if (dtype_of(params[k].type, &dt)) continue;
-    auto [it, fresh] = bound.emplace(params[k].type, dtypes[k]);
-    EMBER_CHECK(fresh || it->second == dtypes[k], "cuda::ElementwiseKernel(", kernel,
-                "): ", params[k].type, " is bound to ", it->second, " and to ", dtypes[k], " (",
-                params[k].name, ")");
-  }
-  return bound;
-}
-
-ScalarType resolve(const std::string& kernel, const Param& p,
-                   const std::map<std::string, ScalarType>& bound) {
-  ScalarType dt;
-  if (dtype_of(p.type, &dt)) return dt;
-  auto it = bound.find(p.type);
-  EMBER_CHECK(it != bound.end(), "cuda::ElementwiseKernel(", kernel, "): nothing binds ", p.type,
-              " (the type of ", p.name, "): pass a tensor for it");
-  return it->second;
-}
-
-const char* checked_c_type(const std::string& kernel, const Param& p, ScalarType t) {
-  const char* c = c_type(t);
-  EMBER_CHECK(c != nullptr, "cuda::ElementwiseKernel(", kernel, "): ", p.name, " would be ", t,
-              ", which runtime kernels do not take (float32, float64, int32, int64, uint8, bool)");
-  return c;
-}
-
+using namespace detail;  // cuda/kernel_params.h
+constexpr const char* kWhat = "cuda::ElementwiseKernel";
 }  // namespace
 
 ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::string& out_params,
@@ -148,39 +38,28 @@ ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::st
       preamble_(preamble),
       options_(options),
       cache_(std::make_shared<Cache>()) {
-  EMBER_CHECK(is_identifier(name), "cuda::ElementwiseKernel: the name '", name,
-              "' is not a C identifier");
-  in_ = parse_params(name, "input", in_params);
-  out_ = parse_params(name, "output", out_params);
-  EMBER_CHECK(!out_.empty(), "cuda::ElementwiseKernel(", name, "): no output parameter");
-  std::set<std::string> seen = {"i", "n"};
-  for (const auto* list : {&in_, &out_}) {
-    for (const Param& p : *list) {
-      EMBER_CHECK(seen.insert(p.name).second, "cuda::ElementwiseKernel(", name, "): the name '",
-                  p.name, "' is used twice (i and n are the index and the element count)");
-    }
-  }
-  for (const Param& p : out_) {
-    EMBER_CHECK(!p.raw, "cuda::ElementwiseKernel(", name, "): output ", p.name, " can't be raw");
-  }
+  EMBER_CHECK(is_identifier(name), kWhat, ": the name '", name, "' is not a C identifier");
+  in_ = parse_params(kWhat, name, "input", in_params);
+  out_ = parse_params(kWhat, name, "output", out_params);
+  check_param_names(kWhat, name, in_, out_, {"i", "n"},
+                    "i and n are the index and the element count");
 }
 
 ElementwiseKernel::~ElementwiseKernel() = default;
 
 std::string ElementwiseKernel::source(const std::vector<ScalarType>& dtypes,
                                       const std::vector<bool>& scalar) const {
-  EMBER_CHECK(dtypes.size() == in_.size() || dtypes.size() == in_.size() + out_.size(),
-              "cuda::ElementwiseKernel(", name_, "): ", dtypes.size(), " dtypes for ", in_.size(),
-              " inputs");
+  EMBER_CHECK(dtypes.size() == in_.size() || dtypes.size() == in_.size() + out_.size(), kWhat, "(",
+              name_, "): ", dtypes.size(), " dtypes for ", in_.size(), " inputs");
   std::vector<Param> all = in_;
   all.insert(all.end(), out_.begin(), out_.end());
-  const auto bound = bind_placeholders(name_, all, dtypes);
+  const auto bound = bind_placeholders(kWhat, name_, all, dtypes);
   std::ostringstream params, loads;
   for (size_t k = 0; k < all.size(); ++k) {
     const Param& p = all[k];
     const bool input = k < in_.size();
-    const ScalarType t = resolve(name_, p, bound);
-    const std::string c = checked_c_type(name_, p, t);
+    const ScalarType t = resolve(kWhat, name_, p.type, p.name, bound);
+    const std::string c = checked_c_type(kWhat, name_, p.name, t);
     params << (k ? ", " : "");
     if (input && k < scalar.size() && scalar[k]) {
       params << c << " " << p.name << "_value_";
@@ -208,67 +87,19 @@ std::string ElementwiseKernel::source(const std::vector<ScalarType>& dtypes,
 }
 
 std::vector<Tensor> ElementwiseKernel::call(const std::vector<KernelValue>& args) const {
-  const size_t n_in = in_.size(), n_out = out_.size();
-  EMBER_CHECK(args.size() == n_in || args.size() == n_in + n_out, "cuda::ElementwiseKernel(", name_,
-              "): takes ", n_in, " inputs (and optionally ", n_out, " outputs), got ", args.size(),
-              " arguments");
-  // Devices and broadcasting: over the element-wise tensor inputs and the given outputs.
-  std::vector<Tensor> shaped;
-  int device = -1;
-  for (size_t k = 0; k < args.size(); ++k) {
-    const bool output = k >= n_in;
-    const Param& p = output ? out_[k - n_in] : in_[k];
-    if (!args[k].is_tensor) {
-      EMBER_CHECK(!output && !p.raw, "cuda::ElementwiseKernel(", name_, "): ", p.name,
-                  " must be a tensor, got a number");
-      continue;
-    }
-    const Tensor& t = args[k].tensor;
-    EMBER_CHECK(t.defined(), "cuda::ElementwiseKernel(", name_, "): ", p.name, " is undefined");
-    EMBER_CHECK(t.is_cuda(), "cuda::ElementwiseKernel(", name_, "): ", p.name,
-                " must be a CUDA tensor, got one on ", t.device());
-    EMBER_CHECK(device < 0 || t.device().index() == device, "cuda::ElementwiseKernel(", name_,
-                "): tensors on cuda:", device, " and ", t.device());
-    device = t.device().index();
-    if (!p.raw && !output) shaped.push_back(t);
-  }
-  EMBER_CHECK(device >= 0 || is_available(), "cuda::ElementwiseKernel(", name_,
-              "): no CUDA device is available");
-  if (device < 0) device = current_device();
-  std::vector<int64_t> shape;
-  if (!shaped.empty()) {
-    std::vector<Tensor> b = broadcast_tensors(shaped);
-    shape = b[0].sizes().vec();
-  }
-  for (size_t k = n_in; k < args.size(); ++k) {
-    EMBER_CHECK(args[k].tensor.sizes().vec() == shape, "cuda::ElementwiseKernel(", name_,
-                "): output ", out_[k - n_in].name, " has shape ", args[k].tensor.sizes(),
-                " but the inputs broadcast to ", IntArrayRef(shape));
-  }
-  // Dtypes: inputs as given (scalars: int64 for integers, float64 else), then bound outputs.
-  std::vector<ScalarType> dtypes;
-  std::vector<bool> scalar;
-  for (size_t k = 0; k < args.size(); ++k) {
-    scalar.push_back(!args[k].is_tensor);
-    dtypes.push_back(args[k].is_tensor                  ? args[k].tensor.dtype()
-                     : args[k].scalar.isFloatingPoint() ? kFloat64
-                     : args[k].scalar.isBoolean()       ? kBool
-                                                        : kInt64);
-  }
+  const size_t n_in = in_.size();
+  const PreparedCall c = prepare_call(kWhat, name_, in_, out_, args);
+  const std::vector<int64_t>& shape = c.shape;
+  const std::vector<bool>& scalar = c.scalar;
+  const std::vector<ScalarType>& resolved = c.dtypes;
+  const int device = c.device;
   std::vector<Param> all = in_;
   all.insert(all.end(), out_.begin(), out_.end());
-  // Placeholders: bound by tensors first; a scalar binds one only where no tensor does.
-  std::vector<Param> tensor_params, scalar_params;
-  std::vector<ScalarType> tensor_dtypes, scalar_dtypes;
-  for (size_t k = 0; k < args.size(); ++k) {
-    (args[k].is_tensor ? tensor_params : scalar_params).push_back(all[k]);
-    (args[k].is_tensor ? tensor_dtypes : scalar_dtypes).push_back(dtypes[k]);
+  for (size_t k = n_in; k < args.size(); ++k) {
+    EMBER_CHECK(args[k].tensor.sizes().vec() == shape, kWhat, "(", name_, "): output ", all[k].name,
+                " has shape ", args[k].tensor.sizes(), " but the inputs broadcast to ",
+                IntArrayRef(shape));
   }
-  auto bound = bind_placeholders(name_, tensor_params, tensor_dtypes);
-  for (const auto& [type, dt] : bind_placeholders(name_, scalar_params, scalar_dtypes))
-    bound.emplace(type, dt);
-  std::vector<ScalarType> resolved;
-  for (const Param& p : all) resolved.push_back(resolve(name_, p, bound));
 
   // The module for this signature.
   std::string signature;
@@ -295,27 +126,7 @@ std::vector<Tensor> ElementwiseKernel::call(const std::vector<KernelValue>& args
   for (int64_t s : shape) numel *= s;
   for (size_t k = 0; k < n_in; ++k) {
     if (scalar[k]) {
-      const Scalar& s = args[k].scalar;
-      switch (resolved[k]) {
-        case kFloat32:
-          packed.push_back(detail::to_arg(s.to<float>()));
-          break;
-        case kFloat64:
-          packed.push_back(detail::to_arg(s.to<double>()));
-          break;
-        case kInt32:
-          packed.push_back(detail::to_arg(s.to<int32_t>()));
-          break;
-        case kInt64:
-          packed.push_back(detail::to_arg(s.to<int64_t>()));
-          break;
-        case kUInt8:
-          packed.push_back(detail::to_arg(s.to<uint8_t>()));
-          break;
-        default:
-          packed.push_back(detail::to_arg(s.to<bool>()));
-          break;
-      }
+      packed.push_back(scalar_kernel_arg(args[k].scalar, resolved[k]));
       continue;
     }
     Tensor t = args[k].tensor.to(resolved[k]);
@@ -328,8 +139,8 @@ std::vector<Tensor> ElementwiseKernel::call(const std::vector<KernelValue>& args
     Tensor out;
     if (k < args.size()) {
       out = args[k].tensor;
-      EMBER_CHECK(out.dtype() == resolved[k], "cuda::ElementwiseKernel(", name_, "): output ",
-                  all[k].name, " is ", out.dtype(), " but the kernel writes ", resolved[k]);
+      EMBER_CHECK(out.dtype() == resolved[k], kWhat, "(", name_, "): output ", all[k].name, " is ",
+                  out.dtype(), " but the kernel writes ", resolved[k]);
       outputs.push_back(out);
       if (!out.is_contiguous())
         out = empty(shape, TensorOptions(resolved[k]).device(Device(kCUDA, device)));

@@ -1,6 +1,7 @@
-// cuda::ElementwiseKernel (cuda/elementwise_kernel.h): parameter lists refused with clear
-// errors (everywhere), the generated source compiled by NVRTC for several signatures (CUDA
-// builds, no GPU needed), and calls on the GPU against the same maths on the CPU.
+// cuda::ElementwiseKernel and cuda::ReductionKernel (cuda/elementwise_kernel.h,
+// cuda/reduction_kernel.h): parameter lists refused with clear errors (everywhere), the
+// generated source compiled by NVRTC for several signatures (CUDA builds, no GPU needed), and
+// calls on the GPU against the same maths on the CPU.
 #include <ember/ember.h>
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@ namespace {
 
 using namespace ember;
 using cuda::ElementwiseKernel;
+using cuda::ReductionKernel;
 
 bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
@@ -141,6 +143,72 @@ TEST_F(ElementwiseKernelCuda, BadCallsAreRefusedBeforeTheLaunch) {
                          k.call({g, g, ones({3}, TensorOptions(kFloat64).device(kCUDA))});
                        }),
                        "output z is float64"));
+}
+
+// ---- ReductionKernel ----
+
+TEST(ReductionKernelParams, BadDefinitionsAreRefused) {
+  EXPECT_TRUE(contains(error_of([] { ReductionKernel("T a", "T y", "a", "a + b", "y = a", "0"); }),
+                       "'a' is used twice"));
+  EXPECT_TRUE(contains(error_of([] { ReductionKernel("T x", "T y", "", "a + b", "y = a", "0"); }),
+                       "can't be empty"));
+  EXPECT_TRUE(contains(error_of([] { ReductionKernel("T x", "", "x", "a + b", "y = a", "0"); }),
+                       "no output parameter"));
+}
+
+// NVRTC compiles the generated reductions (no GPU needed).
+TEST(ReductionKernelNvrtc, GeneratedSourceCompiles) {
+  setenv("EMBER_KERNEL_CACHE", "0", 1);
+  const ReductionKernel l2("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+  const ReductionKernel argmax_like("T x", "T best, int64 count", "x", "a > b ? a : b",
+                                    "best = a; count = 1", "-1e30", "max_and_one", "double");
+  for (ScalarType t : {kFloat32, kFloat64}) {
+    for (const auto& [k, dtypes] :
+         std::vector<std::pair<const ReductionKernel*, std::vector<ScalarType>>>{
+             {&l2, {t, t}}, {&argmax_like, {t, t, kInt64}}}) {
+      const std::string src = k->source(dtypes);
+      std::string m;
+      try {
+        EXPECT_GT(cuda::detail::compile_module(src, {}, {}, "r.cu", "sm_90").cubin.size(), 0u);
+      } catch (const Error& e) {
+        m = e.what();
+      }
+      if (contains(m, "built without CUDA")) GTEST_SKIP() << "a build without CUDA (no NVRTC)";
+      EXPECT_EQ(m, "") << src;
+    }
+  }
+}
+
+class ReductionKernelCuda : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!cuda::is_available()) GTEST_SKIP() << "no CUDA device";
+  }
+};
+
+TEST_F(ReductionKernelCuda, L2NormOverAllAndOneDim) {
+  const ReductionKernel l2("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+  const Tensor x = randn({7, 300, 5}, kFloat64);
+  EXPECT_TRUE(allclose(l2(x.cuda()).cpu(), x.square().sum().sqrt(), 1e-12, 1e-12));
+  for (int64_t d : {0, 1, 2, -1}) {
+    const Tensor got = l2.call({x.cuda()}, d)[0].cpu();
+    EXPECT_TRUE(allclose(got, x.square().sum(d).sqrt(), 1e-12, 1e-12)) << "dim " << d;
+    EXPECT_EQ(l2.call({x.cuda()}, d, true)[0].sizes(), x.square().sum(d, true).sizes());
+  }
+  // float32 through the same kernel (another module), and nothing to reduce: the identity.
+  EXPECT_TRUE(
+      allclose(l2(x.to(kFloat32).cuda()).cpu(), x.to(kFloat32).square().sum().sqrt(), 1e-4, 1e-4));
+  EXPECT_EQ(l2(zeros({0}, kCUDA)).item<float>(), 0.0f);
+}
+
+TEST_F(ReductionKernelCuda, MaxWithAScalarAndTwoOutputs) {
+  const ReductionKernel k("T x, T shift", "T best, int64 count", "x + shift", "a > b ? a : b",
+                          "best = a; count = 1", "-1e300", "shifted_max", "double");
+  const Tensor x = randn({4, 1000});
+  const std::vector<Tensor> out = k.call({x.cuda(), 2.0}, 1);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_TRUE(allclose(out[0].cpu(), x.amax(1) + 2, 1e-6, 1e-6));
+  EXPECT_TRUE(equal(out[1].cpu(), ones({4}, kInt64)));
 }
 
 }  // namespace

@@ -1,0 +1,208 @@
+// cuda::ReductionKernel (cuda/reduction_kernel.h): generates, per dtype signature, a kernel in
+// which one 256-thread block reduces the elements of one output ([outer, reduced, inner]
+// geometry over contiguous broadcast inputs), and launches it through cuda::Module.
+#include <ember/cuda/reduction_kernel.h>
+
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include <ember/core/error.h>
+#include <ember/core/functions.h>
+#include <ember/cuda/kernel_params.h>
+#include <ember/cuda/module.h>
+
+namespace ember {
+namespace cuda {
+
+struct ReductionKernel::Cache {
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<Module>> modules;
+};
+
+namespace {
+using namespace detail;  // cuda/kernel_params.h
+constexpr const char* kWhat = "cuda::ReductionKernel";
+constexpr int kThreads = 256;
+}  // namespace
+
+ReductionKernel::ReductionKernel(const std::string& in_params, const std::string& out_params,
+                                 const std::string& map_expr, const std::string& reduce_expr,
+                                 const std::string& post_map_expr, const std::string& identity,
+                                 const std::string& name, const std::string& reduce_type,
+                                 const std::vector<std::string>& options,
+                                 const std::string& preamble)
+    : name_(name),
+      map_(map_expr),
+      reduce_(reduce_expr),
+      post_map_(post_map_expr),
+      identity_(identity),
+      reduce_type_(reduce_type),
+      preamble_(preamble),
+      options_(options),
+      cache_(std::make_shared<Cache>()) {
+  EMBER_CHECK(is_identifier(name), kWhat, ": the name '", name, "' is not a C identifier");
+  in_ = parse_params(kWhat, name, "input", in_params);
+  out_ = parse_params(kWhat, name, "output", out_params);
+  check_param_names(kWhat, name, in_, out_, {"a", "b", "i"},
+                    "a and b are the reduced values, i the element's index");
+  EMBER_CHECK(!map_.empty() && !reduce_.empty() && !identity_.empty(), kWhat, "(", name,
+              "): the map and reduce expressions and the identity can't be empty");
+  EMBER_CHECK(reduce_type_.empty() || is_identifier(reduce_type_), kWhat, "(", name,
+              "): reduce type '", reduce_type_, "' is not a type name");
+}
+
+ReductionKernel::~ReductionKernel() = default;
+
+std::string ReductionKernel::source(const std::vector<ScalarType>& dtypes,
+                                    const std::vector<bool>& scalar) const {
+  EMBER_CHECK(dtypes.size() == in_.size() + out_.size(), kWhat, "(", name_, "): ", dtypes.size(),
+              " dtypes for ", in_.size() + out_.size(), " parameters");
+  std::vector<ElementwiseKernel::Param> all = in_;
+  all.insert(all.end(), out_.begin(), out_.end());
+  const auto bound = bind_placeholders(kWhat, name_, all, dtypes);
+  const std::string reduce_type = reduce_type_.empty() ? out_[0].type : reduce_type_;
+  const ScalarType rt = resolve(kWhat, name_, reduce_type, "the reduced values", bound);
+  std::ostringstream params, loads, stores;
+  for (size_t k = 0; k < all.size(); ++k) {
+    const ElementwiseKernel::Param& p = all[k];
+    const bool input = k < in_.size();
+    const std::string c =
+        checked_c_type(kWhat, name_, p.name, resolve(kWhat, name_, p.type, p.name, bound));
+    params << (k ? ", " : "");
+    if (input && k < scalar.size() && scalar[k]) {
+      params << c << " " << p.name << "_value_";
+      loads << "      const " << c << " " << p.name << " = " << p.name << "_value_;\n";
+    } else if (p.raw) {
+      params << "const " << c << "* __restrict__ " << p.name;
+    } else if (input) {
+      params << "const " << c << "* __restrict__ " << p.name << "_ptr_";
+      loads << "      const " << c << " " << p.name << " = " << p.name << "_ptr_[i];\n";
+    } else {
+      params << c << "* __restrict__ " << p.name << "_ptr_";
+      stores << "      " << c << "& " << p.name << " = " << p.name << "_ptr_[o];\n";
+    }
+  }
+  std::ostringstream src;
+  src << preamble_ << "\nextern \"C\" __global__ void " << name_ << "(" << params.str()
+      << ", long long outer, long long reduced, long long inner) {\n";
+  for (const auto& [placeholder, t] : bound) {
+    src << "  typedef " << c_type(t) << " " << placeholder << ";\n";
+  }
+  src << "  typedef " << checked_c_type(kWhat, name_, "the reduced values", rt) << " reduce_type;\n"
+      << "  __shared__ reduce_type partial_[" << kThreads << "];\n"
+      << "  for (long long o = blockIdx.x; o < outer * inner; o += gridDim.x) {\n"
+      << "    const long long outer_ = o / inner, inner_ = o % inner;\n"
+      << "    reduce_type acc_ = (reduce_type)(" << identity_ << ");\n"
+      << "    for (long long r = threadIdx.x; r < reduced; r += blockDim.x) {\n"
+      << "      const long long i = (outer_ * reduced + r) * inner + inner_;\n"
+      << loads.str() << "      const reduce_type a = acc_, b = (reduce_type)(" << map_ << ");\n"
+      << "      acc_ = (" << reduce_ << ");\n"
+      << "    }\n"
+      << "    partial_[threadIdx.x] = acc_;\n"
+      << "    __syncthreads();\n"
+      << "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+      << "      if (threadIdx.x < s) {\n"
+      << "        const reduce_type a = partial_[threadIdx.x], b = partial_[threadIdx.x + s];\n"
+      << "        partial_[threadIdx.x] = (" << reduce_ << ");\n"
+      << "      }\n"
+      << "      __syncthreads();\n"
+      << "    }\n"
+      << "    if (threadIdx.x == 0) {\n"
+      << "      const reduce_type a = partial_[0];\n"
+      << stores.str() << "      " << post_map_ << ";\n"
+      << "    }\n"
+      << "    __syncthreads();\n"
+      << "  }\n}\n";
+  return src.str();
+}
+
+std::vector<Tensor> ReductionKernel::call(const std::vector<KernelValue>& args,
+                                          std::optional<int64_t> dim, bool keepdim) const {
+  const size_t n_in = in_.size();
+  const PreparedCall c = prepare_call(kWhat, name_, in_, out_, args);
+  const std::vector<int64_t>& shape = c.shape;
+  // [outer, reduced, inner] and the outputs' shape.
+  int64_t outer = 1, reduced = 1, inner = 1;
+  std::vector<int64_t> out_shape;
+  if (dim.has_value()) {
+    const int64_t ndim = static_cast<int64_t>(shape.size());
+    EMBER_CHECK(*dim >= -std::max<int64_t>(ndim, 1) && *dim < std::max<int64_t>(ndim, 1), kWhat,
+                "(", name_, "): dim ", *dim, " is out of range for the inputs' shape ",
+                IntArrayRef(shape));
+    const int64_t d = ndim == 0 ? 0 : (*dim + ndim) % ndim;
+    for (int64_t k = 0; k < ndim; ++k) {
+      if (k < d) outer *= shape[k];
+      if (k == d) reduced = shape[k];
+      if (k > d) inner *= shape[k];
+      if (k != d) out_shape.push_back(shape[k]);
+      if (k == d && keepdim) out_shape.push_back(1);
+    }
+  } else {
+    for (int64_t s : shape) reduced *= s;
+    if (keepdim) out_shape.assign(shape.size(), 1);
+  }
+  for (size_t k = n_in; k < args.size(); ++k) {
+    EMBER_CHECK(args[k].tensor.sizes().vec() == out_shape, kWhat, "(", name_, "): output ",
+                out_[k - n_in].name, " has shape ", args[k].tensor.sizes(),
+                " but the reduction's is ", IntArrayRef(out_shape));
+  }
+  std::string signature;
+  for (size_t k = 0; k < c.dtypes.size(); ++k) {
+    signature += std::string(dtype_name(c.dtypes[k])) + (k < n_in && c.scalar[k] ? "s," : "t,");
+  }
+  std::shared_ptr<Module> module;
+  {
+    std::lock_guard<std::mutex> lock(cache_->mu);
+    std::shared_ptr<Module>& m = cache_->modules[signature];
+    if (!m) {
+      m = std::make_shared<Module>(source(c.dtypes, c.scalar), options_, std::vector<std::string>{},
+                                   name_ + ".cu");
+    }
+    module = m;
+  }
+  std::vector<KernelArg> packed;
+  std::vector<Tensor> keep, outputs, write_back;
+  for (size_t k = 0; k < n_in; ++k) {
+    if (c.scalar[k]) {
+      packed.push_back(scalar_kernel_arg(args[k].scalar, c.dtypes[k]));
+      continue;
+    }
+    Tensor t = args[k].tensor.to(c.dtypes[k]);
+    if (!in_[k].raw) t = t.expand(shape);
+    t = t.contiguous();
+    keep.push_back(t);
+    packed.push_back(to_arg(t));
+  }
+  const TensorOptions on_device = TensorOptions().device(Device(kCUDA, c.device));
+  for (size_t k = n_in; k < c.dtypes.size(); ++k) {
+    Tensor out;
+    if (k < args.size()) {
+      out = args[k].tensor;
+      EMBER_CHECK(out.dtype() == c.dtypes[k], kWhat, "(", name_, "): output ", out_[k - n_in].name,
+                  " is ", out.dtype(), " but the kernel writes ", c.dtypes[k]);
+      outputs.push_back(out);
+      if (!out.is_contiguous()) out = empty(out_shape, on_device.dtype(c.dtypes[k]));
+    } else {
+      out = empty(out_shape, on_device.dtype(c.dtypes[k]));
+      outputs.push_back(out);
+    }
+    write_back.push_back(out);
+    packed.push_back(to_arg(out));
+  }
+  packed.push_back(to_arg(static_cast<long long>(outer)));
+  packed.push_back(to_arg(static_cast<long long>(reduced)));
+  packed.push_back(to_arg(static_cast<long long>(inner)));
+  const int64_t n_out = outer * inner;
+  if (n_out > 0) {
+    const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(n_out, 65535));
+    module->function(name_).launch_packed(Dim3(blocks), Dim3(kThreads), 0, packed);
+  }
+  for (size_t j = 0; j < outputs.size(); ++j) {
+    if (!write_back[j].is_same(outputs[j])) outputs[j].copy_(write_back[j]);
+  }
+  return outputs;
+}
+
+}  // namespace cuda
+}  // namespace ember
