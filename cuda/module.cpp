@@ -118,7 +118,8 @@ bool deserialize(const std::string& in, detail::CompiledModule* m) {
 
 // The cache key: everything the compiled code depends on.
 std::string cache_key(const std::string& source, const std::vector<std::string>& options,
-                      const std::vector<std::string>& name_expressions, const std::string& name) {
+                      const std::vector<std::string>& name_expressions, const std::string& name,
+                      const detail::Headers& headers) {
   detail::KeyHasher h;
   int major = 0, minor = 0;
   nvrtcVersion(&major, &minor);
@@ -134,6 +135,11 @@ std::string cache_key(const std::string& source, const std::vector<std::string>&
   }
   h.add("name expressions");
   for (const std::string& e : name_expressions) h.add(e);
+  h.add("headers");
+  for (const auto& [include_name, contents] : headers) {
+    h.add(include_name);
+    h.add(contents);
+  }
   return h.hex();
 }
 
@@ -145,14 +151,15 @@ int64_t nvrtc_compilations() { return g_nvrtc_compilations.load(); }
 
 CompiledModule compile_module(const std::string& source, const std::vector<std::string>& options,
                               const std::vector<std::string>& name_expressions,
-                              const std::string& name, const std::string& arch) {
+                              const std::string& name, const std::string& arch,
+                              const Headers& headers) {
   std::vector<std::string> all = {"-std=c++17"};
   const bool arch_given = std::any_of(options.begin(), options.end(), [](const std::string& o) {
     return starts_with(o, "-arch") || starts_with(o, "--gpu-architecture");
   });
   if (!arch_given) all.push_back("--gpu-architecture=" + arch);
   all.insert(all.end(), options.begin(), options.end());
-  const std::string key = cache_key(source, all, name_expressions, name);
+  const std::string key = cache_key(source, all, name_expressions, name, headers);
   CompiledModule out;
   std::string entry;
   if (kernel_cache_load(key, &entry)) {
@@ -163,8 +170,14 @@ CompiledModule compile_module(const std::string& source, const std::vector<std::
     out = CompiledModule();  // an entry of another layout: compile again and replace it
   }
   Program program;
+  std::vector<const char*> header_texts, header_names;
+  for (const auto& [include_name, contents] : headers) {
+    header_names.push_back(include_name.c_str());
+    header_texts.push_back(contents.c_str());
+  }
   EMBER_NVRTC_CHECK(
-      nvrtcCreateProgram(&program.p, source.c_str(), name.c_str(), 0, nullptr, nullptr),
+      nvrtcCreateProgram(&program.p, source.c_str(), name.c_str(), static_cast<int>(headers.size()),
+                         header_texts.data(), header_names.data()),
       "nvrtcCreateProgram");
   for (const std::string& e : name_expressions) {
     EMBER_NVRTC_CHECK(nvrtcAddNameExpression(program.p, e.c_str()), "nvrtcAddNameExpression");
@@ -195,15 +208,16 @@ CompiledModule compile_module(const std::string& source, const std::vector<std::
 }  // namespace detail
 
 Module::Module(const std::string& source, const std::vector<std::string>& options,
-               const std::vector<std::string>& name_expressions, const std::string& name) {
+               const std::vector<std::string>& name_expressions, const std::string& name,
+               const detail::Headers& headers) {
   EMBER_CHECK(is_available(), "cuda::Module: no CUDA device is available");
   impl_ = std::make_shared<detail::ModuleImpl>();
   impl_->device = current_device();
   cudaDeviceProp prop{};
   EMBER_CUDA_CHECK(cudaGetDeviceProperties(&prop, impl_->device));
-  detail::CompiledModule compiled =
-      detail::compile_module(source, options, name_expressions, name,
-                             "sm_" + std::to_string(prop.major) + std::to_string(prop.minor));
+  detail::CompiledModule compiled = detail::compile_module(
+      source, options, name_expressions, name,
+      "sm_" + std::to_string(prop.major) + std::to_string(prop.minor), headers);
   impl_->log = std::move(compiled.log);
   impl_->lowered_names = std::move(compiled.lowered_names);
   EMBER_CUDA_CHECK(cudaLibraryLoadData(&impl_->library, compiled.cubin.data(), nullptr, nullptr, 0,

@@ -14,6 +14,7 @@
 
 #include <ember/core/error.h>
 #include <ember/core/tensor.h>
+#include <ember/cuda/api.h>
 
 namespace ember {
 namespace cuda {
@@ -76,9 +77,12 @@ struct CompiledModule {
 // Compiles `source` for `arch` (e.g. "sm_90"; an -arch/--gpu-architecture option wins) through
 // the disk cache (cuda/kernel_cache.h) or NVRTC. Needs no GPU. Throws ember::Error with
 // NVRTC's whole log when the source does not compile.
+// `headers`: (include name, contents) pairs that #include "name" finds before any folder.
+using Headers = std::vector<std::pair<std::string, std::string>>;
 CompiledModule compile_module(const std::string& source, const std::vector<std::string>& options,
                               const std::vector<std::string>& name_expressions,
-                              const std::string& name, const std::string& arch);
+                              const std::string& name, const std::string& arch,
+                              const Headers& headers = {});
 // How many times this process ran NVRTC's compiler (the disk cache's tests).
 int64_t nvrtc_compilations();
 }  // namespace detail
@@ -96,6 +100,13 @@ class Function {
   template <class... Args>
   void launch(Dim3 grid, Dim3 block, const Args&... args) const {
     launch_with_shared(grid, block, 0, args...);
+  }
+  // On `stream` instead of the current one (as CuPy's stream= argument).
+  template <class... Args>
+  void launch_on(const Stream& stream, Dim3 grid, Dim3 block, size_t shared_bytes,
+                 const Args&... args) const {
+    StreamGuard guard(stream);
+    launch_with_shared(grid, block, shared_bytes, args...);
   }
   // The same with `shared_bytes` of dynamic shared memory (extern __shared__).
   template <class... Args>
@@ -135,9 +146,11 @@ class Function {
 // the architecture and NVRTC's version: a second process compiles nothing.
 class Module {
  public:
+  // headers: ("name.h", contents) pairs, found by #include "name.h" (PyCUDA's and CuPy's
+  // users pass -I folders; this needs no file).
   explicit Module(const std::string& source, const std::vector<std::string>& options = {},
                   const std::vector<std::string>& name_expressions = {},
-                  const std::string& name = "module.cu");
+                  const std::string& name = "module.cu", const detail::Headers& headers = {});
   Function function(const std::string& name) const;
   int device_index() const;
   const std::string& log() const;  // NVRTC's messages (warnings) for a successful compile

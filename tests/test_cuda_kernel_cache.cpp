@@ -139,6 +139,23 @@ TEST_F(KernelCacheNvrtc, KeyFollowsOptionsNamesAndIncludedHeaders) {
       compile_module(source, inc, {"scale<float>"}, "scale.cu", "sm_80").from_cache);  // arch
 }
 
+TEST_F(KernelCacheNvrtc, HeadersGivenAsStrings) {
+  const std::string source = std::string("#include \"factor.h\"\n") + kTemplate;
+  auto build = [&](const std::string& factor) {
+    return compile_module(source, {}, {"scale<float>"}, "scale.cu", "sm_90",
+                          {{"factor.h", "#define SCALE " + factor + "\n"}});
+  };
+  const CompiledModule three = build("3");
+  EXPECT_FALSE(three.from_cache);
+  EXPECT_TRUE(build("3").from_cache);
+  const CompiledModule four = build("4");  // the header's contents are in the key
+  EXPECT_FALSE(four.from_cache);
+  EXPECT_NE(four.cubin, three.cubin);
+  // Without the header the include fails, naming it.
+  EXPECT_NE(error_of([&] { compile_module(source, {}, {}, "scale.cu", "sm_90"); }).find("factor.h"),
+            std::string::npos);
+}
+
 TEST_F(KernelCacheNvrtc, DamagedEntryIsCompiledAgain) {
   const CompiledModule m = compile();
   ASSERT_EQ(entries().size(), 1u);

@@ -119,6 +119,20 @@ template <class T> __global__ void scale(T* x, T a, int n) {
   EXPECT_NE(message_of([&] { mod.function("scale<int>"); }).find("scale<int>"), std::string::npos);
 }
 
+// A chosen stream (CuPy's stream=), and headers given as strings.
+TEST_F(CudaModule, LaunchOnAStreamWithAHeaderFromAString) {
+  cuda::Module mod("#include \"offset.h\"\n" + std::string(kSource), {}, {}, "with_header.cu",
+                   {{"offset.h", "#define OFFSET 5\n"}});
+  const cuda::Stream side = cuda::getStreamFromPool();
+  Tensor m = empty({2, 40}, kCUDA);
+  cuda::synchronize();  // m's allocation on the current stream is done before the side uses it
+  mod.function("fill_rows").launch_on(side, cuda::Dim3(2, 2), {32}, 0, m, 40);
+  side.synchronize();
+  EXPECT_EQ(cuda::getCurrentStream(), cuda::getDefaultStream());  // restored
+  Tensor expected = arange(2, kFloat32).view({2, 1}) * 100 + arange(40, kFloat32) + 5;
+  EXPECT_TRUE(equal(m.cpu(), expected));
+}
+
 TEST_F(CudaModule, CompileErrorsCarryTheLog) {
   const std::string m = message_of([] {
     cuda::Module mod("extern \"C\" __global__ void k(float* x) { x[0] = undefined_name; }", {}, {},

@@ -102,13 +102,13 @@ namespace detail {
 KernelArg tensor_arg(const Tensor&) { no_cuda("cuda::Function::launch"); }
 CompiledModule compile_module(const std::string&, const std::vector<std::string>&,
                               const std::vector<std::string>&, const std::string&,
-                              const std::string&) {
+                              const std::string&, const Headers&) {
   no_cuda("cuda::Module (NVRTC)");
 }
 int64_t nvrtc_compilations() { return 0; }
 }  // namespace detail
 Module::Module(const std::string&, const std::vector<std::string>&, const std::vector<std::string>&,
-               const std::string&) {
+               const std::string&, const detail::Headers&) {
   no_cuda("cuda::Module");
 }
 Function Module::function(const std::string&) const { no_cuda("cuda::Module::function"); }
