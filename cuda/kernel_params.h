@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -230,6 +233,119 @@ inline KernelArg scalar_kernel_arg(const Scalar& s, ScalarType t) {
     default:
       return to_arg(s.to<bool>());
   }
+}
+
+// The generated kernel's parameter list, and the lines that name each parameter in the body:
+// `typedefs` for the placeholders, `loads` for the inputs (their element `in_index`, or their
+// scalar value), `stores` for the outputs (references to their element `out_index`).
+struct ParamCode {
+  std::string params, typedefs, loads, stores;
+};
+inline ParamCode param_code(const char* what, const std::string& kernel,
+                            const std::vector<KernelParam>& in, const std::vector<KernelParam>& out,
+                            const std::map<std::string, ScalarType>& bound,
+                            const std::vector<bool>& scalar, const std::string& indent,
+                            const char* in_index, const char* out_index) {
+  std::vector<KernelParam> all = in;
+  all.insert(all.end(), out.begin(), out.end());
+  std::ostringstream params, typedefs, loads, stores;
+  for (size_t k = 0; k < all.size(); ++k) {
+    const KernelParam& p = all[k];
+    const bool input = k < in.size();
+    const std::string c =
+        checked_c_type(what, kernel, p.name, resolve(what, kernel, p.type, p.name, bound));
+    params << (k ? ", " : "");
+    if (input && k < scalar.size() && scalar[k]) {
+      params << c << " " << p.name << "_value_";
+      loads << indent << "const " << c << " " << p.name << " = " << p.name << "_value_;\n";
+    } else if (p.raw) {
+      params << "const " << c << "* __restrict__ " << p.name;
+    } else if (input) {
+      params << "const " << c << "* __restrict__ " << p.name << "_ptr_";
+      loads << indent << "const " << c << " " << p.name << " = " << p.name << "_ptr_[" << in_index
+            << "];\n";
+    } else {
+      params << c << "* __restrict__ " << p.name << "_ptr_";
+      stores << indent << c << "& " << p.name << " = " << p.name << "_ptr_[" << out_index << "];\n";
+    }
+  }
+  for (const auto& [placeholder, t] : bound) {  // the body may name them: (T)a
+    typedefs << "  typedef " << c_type(t) << " " << placeholder << ";\n";
+  }
+  return {params.str(), typedefs.str(), loads.str(), stores.str()};
+}
+
+// The compiled modules of a runtime kernel, one per signature (dtypes, scalar or tensor).
+struct ModuleCache {
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<Module>> modules;
+
+  std::shared_ptr<Module> get(const PreparedCall& c, const std::function<Module()>& make) {
+    std::string signature;
+    for (size_t k = 0; k < c.dtypes.size(); ++k) {
+      signature +=
+          std::string(dtype_name(c.dtypes[k])) + (k < c.scalar.size() && c.scalar[k] ? "s," : "t,");
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    std::shared_ptr<Module>& m = modules[signature];
+    if (!m) m = std::make_shared<Module>(make());
+    return m;
+  }
+};
+
+// A call's kernel arguments: inputs converted to their parameter's dtype, broadcast to the
+// call's shape (but raw ones) and contiguous, scalars by value; then the outputs, given (a
+// non-contiguous one written through a contiguous copy, by finish()) or allocated with
+// `out_shape`.
+struct PackedCall {
+  std::vector<KernelArg> args;
+  std::vector<Tensor> keep, outputs, write_back;
+
+  // Copies the results into the given outputs that were not contiguous.
+  std::vector<Tensor> finish() {
+    for (size_t j = 0; j < outputs.size(); ++j) {
+      if (!write_back[j].is_same(outputs[j])) outputs[j].copy_(write_back[j]);
+    }
+    return outputs;
+  }
+};
+inline PackedCall pack_call(const char* what, const std::string& kernel,
+                            const std::vector<KernelParam>& in, const std::vector<KernelParam>& out,
+                            const std::vector<KernelValue>& args, const PreparedCall& c,
+                            const std::vector<int64_t>& out_shape) {
+  const size_t n_in = in.size();
+  PackedCall p;
+  for (size_t k = 0; k < n_in; ++k) {
+    if (c.scalar[k]) {
+      p.args.push_back(scalar_kernel_arg(args[k].scalar, c.dtypes[k]));
+      continue;
+    }
+    Tensor t = args[k].tensor.to(c.dtypes[k]);
+    if (!in[k].raw) t = t.expand(c.shape);
+    t = t.contiguous();
+    p.keep.push_back(t);
+    p.args.push_back(to_arg(t));
+  }
+  const TensorOptions on_device = TensorOptions().device(Device(kCUDA, c.device));
+  for (size_t k = n_in; k < c.dtypes.size(); ++k) {
+    const KernelParam& param = out[k - n_in];
+    Tensor o;
+    if (k < args.size()) {
+      o = args[k].tensor;
+      EMBER_CHECK(o.sizes().vec() == out_shape, what, "(", kernel, "): output ", param.name,
+                  " has shape ", o.sizes(), " but the call's is ", IntArrayRef(out_shape));
+      EMBER_CHECK(o.dtype() == c.dtypes[k], what, "(", kernel, "): output ", param.name, " is ",
+                  o.dtype(), " but the kernel writes ", c.dtypes[k]);
+      p.outputs.push_back(o);
+      if (!o.is_contiguous()) o = empty(out_shape, on_device.dtype(c.dtypes[k]));
+    } else {
+      o = empty(out_shape, on_device.dtype(c.dtypes[k]));
+      p.outputs.push_back(o);
+    }
+    p.write_back.push_back(o);
+    p.args.push_back(to_arg(o));
+  }
+  return p;
 }
 
 }  // namespace detail

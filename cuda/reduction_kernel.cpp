@@ -7,6 +7,7 @@
 #include <mutex>
 #include <sstream>
 
+#include <ember/core/checks.h>
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
 #include <ember/cuda/kernel_params.h>
@@ -15,10 +16,7 @@
 namespace ember {
 namespace cuda {
 
-struct ReductionKernel::Cache {
-  std::mutex mu;
-  std::map<std::string, std::shared_ptr<Module>> modules;
-};
+struct ReductionKernel::Cache : detail::ModuleCache {};
 
 namespace {
 using namespace detail;  // cuda/kernel_params.h
@@ -63,32 +61,11 @@ std::string ReductionKernel::source(const std::vector<ScalarType>& dtypes,
   const auto bound = bind_placeholders(kWhat, name_, all, dtypes);
   const std::string reduce_type = reduce_type_.empty() ? out_[0].type : reduce_type_;
   const ScalarType rt = resolve(kWhat, name_, reduce_type, "the reduced values", bound);
-  std::ostringstream params, loads, stores;
-  for (size_t k = 0; k < all.size(); ++k) {
-    const ElementwiseKernel::Param& p = all[k];
-    const bool input = k < in_.size();
-    const std::string c =
-        checked_c_type(kWhat, name_, p.name, resolve(kWhat, name_, p.type, p.name, bound));
-    params << (k ? ", " : "");
-    if (input && k < scalar.size() && scalar[k]) {
-      params << c << " " << p.name << "_value_";
-      loads << "      const " << c << " " << p.name << " = " << p.name << "_value_;\n";
-    } else if (p.raw) {
-      params << "const " << c << "* __restrict__ " << p.name;
-    } else if (input) {
-      params << "const " << c << "* __restrict__ " << p.name << "_ptr_";
-      loads << "      const " << c << " " << p.name << " = " << p.name << "_ptr_[i];\n";
-    } else {
-      params << c << "* __restrict__ " << p.name << "_ptr_";
-      stores << "      " << c << "& " << p.name << " = " << p.name << "_ptr_[o];\n";
-    }
-  }
+  const ParamCode code = param_code(kWhat, name_, in_, out_, bound, scalar, "      ", "i", "o");
   std::ostringstream src;
-  src << preamble_ << "\nextern \"C\" __global__ void " << name_ << "(" << params.str()
-      << ", long long outer, long long reduced, long long inner) {\n";
-  for (const auto& [placeholder, t] : bound) {
-    src << "  typedef " << c_type(t) << " " << placeholder << ";\n";
-  }
+  src << preamble_ << "\nextern \"C\" __global__ void " << name_ << "(" << code.params
+      << ", long long outer, long long reduced, long long inner) {\n"
+      << code.typedefs;
   src << "  typedef " << checked_c_type(kWhat, name_, "the reduced values", rt) << " reduce_type;\n"
       << "  __shared__ reduce_type partial_[" << kThreads << "];\n"
       << "  for (long long o = blockIdx.x; o < outer * inner; o += gridDim.x) {\n"
@@ -96,7 +73,7 @@ std::string ReductionKernel::source(const std::vector<ScalarType>& dtypes,
       << "    reduce_type acc_ = (reduce_type)(" << identity_ << ");\n"
       << "    for (long long r = threadIdx.x; r < reduced; r += blockDim.x) {\n"
       << "      const long long i = (outer_ * reduced + r) * inner + inner_;\n"
-      << loads.str() << "      const reduce_type a = acc_, b = (reduce_type)(" << map_ << ");\n"
+      << code.loads << "      const reduce_type a = acc_, b = (reduce_type)(" << map_ << ");\n"
       << "      acc_ = (" << reduce_ << ");\n"
       << "    }\n"
       << "    partial_[threadIdx.x] = acc_;\n"
@@ -110,7 +87,7 @@ std::string ReductionKernel::source(const std::vector<ScalarType>& dtypes,
       << "    }\n"
       << "    if (threadIdx.x == 0) {\n"
       << "      const reduce_type a = partial_[0];\n"
-      << stores.str() << "      " << post_map_ << ";\n"
+      << code.stores << "      " << post_map_ << ";\n"
       << "    }\n"
       << "    __syncthreads();\n"
       << "  }\n}\n";
@@ -119,7 +96,6 @@ std::string ReductionKernel::source(const std::vector<ScalarType>& dtypes,
 
 std::vector<Tensor> ReductionKernel::call(const std::vector<KernelValue>& args,
                                           std::optional<int64_t> dim, bool keepdim) const {
-  const size_t n_in = in_.size();
   const PreparedCall c = prepare_call(kWhat, name_, in_, out_, args);
   const std::vector<int64_t>& shape = c.shape;
   // [outer, reduced, inner] and the outputs' shape.
@@ -127,10 +103,7 @@ std::vector<Tensor> ReductionKernel::call(const std::vector<KernelValue>& args,
   std::vector<int64_t> out_shape;
   if (dim.has_value()) {
     const int64_t ndim = static_cast<int64_t>(shape.size());
-    EMBER_CHECK(*dim >= -std::max<int64_t>(ndim, 1) && *dim < std::max<int64_t>(ndim, 1), kWhat,
-                "(", name_, "): dim ", *dim, " is out of range for the inputs' shape ",
-                IntArrayRef(shape));
-    const int64_t d = ndim == 0 ? 0 : (*dim + ndim) % ndim;
+    const int64_t d = wrap_dim(kWhat, *dim, ndim);  // 0-dim inputs take -1 and 0
     for (int64_t k = 0; k < ndim; ++k) {
       if (k < d) outer *= shape[k];
       if (k == d) reduced = shape[k];
@@ -142,66 +115,17 @@ std::vector<Tensor> ReductionKernel::call(const std::vector<KernelValue>& args,
     for (int64_t s : shape) reduced *= s;
     if (keepdim) out_shape.assign(shape.size(), 1);
   }
-  for (size_t k = n_in; k < args.size(); ++k) {
-    EMBER_CHECK(args[k].tensor.sizes().vec() == out_shape, kWhat, "(", name_, "): output ",
-                out_[k - n_in].name, " has shape ", args[k].tensor.sizes(),
-                " but the reduction's is ", IntArrayRef(out_shape));
-  }
-  std::string signature;
-  for (size_t k = 0; k < c.dtypes.size(); ++k) {
-    signature += std::string(dtype_name(c.dtypes[k])) + (k < n_in && c.scalar[k] ? "s," : "t,");
-  }
-  std::shared_ptr<Module> module;
-  {
-    std::lock_guard<std::mutex> lock(cache_->mu);
-    std::shared_ptr<Module>& m = cache_->modules[signature];
-    if (!m) {
-      m = std::make_shared<Module>(source(c.dtypes, c.scalar), options_, std::vector<std::string>{},
-                                   name_ + ".cu");
-    }
-    module = m;
-  }
-  std::vector<KernelArg> packed;
-  std::vector<Tensor> keep, outputs, write_back;
-  for (size_t k = 0; k < n_in; ++k) {
-    if (c.scalar[k]) {
-      packed.push_back(scalar_kernel_arg(args[k].scalar, c.dtypes[k]));
-      continue;
-    }
-    Tensor t = args[k].tensor.to(c.dtypes[k]);
-    if (!in_[k].raw) t = t.expand(shape);
-    t = t.contiguous();
-    keep.push_back(t);
-    packed.push_back(to_arg(t));
-  }
-  const TensorOptions on_device = TensorOptions().device(Device(kCUDA, c.device));
-  for (size_t k = n_in; k < c.dtypes.size(); ++k) {
-    Tensor out;
-    if (k < args.size()) {
-      out = args[k].tensor;
-      EMBER_CHECK(out.dtype() == c.dtypes[k], kWhat, "(", name_, "): output ", out_[k - n_in].name,
-                  " is ", out.dtype(), " but the kernel writes ", c.dtypes[k]);
-      outputs.push_back(out);
-      if (!out.is_contiguous()) out = empty(out_shape, on_device.dtype(c.dtypes[k]));
-    } else {
-      out = empty(out_shape, on_device.dtype(c.dtypes[k]));
-      outputs.push_back(out);
-    }
-    write_back.push_back(out);
-    packed.push_back(to_arg(out));
-  }
-  packed.push_back(to_arg(static_cast<long long>(outer)));
-  packed.push_back(to_arg(static_cast<long long>(reduced)));
-  packed.push_back(to_arg(static_cast<long long>(inner)));
+  const std::shared_ptr<Module> module = cache_->get(
+      c, [&] { return Module(source(c.dtypes, c.scalar), options_, {}, name_ + ".cu"); });
+  PackedCall packed = pack_call(kWhat, name_, in_, out_, args, c, out_shape);
+  for (int64_t v : {outer, reduced, inner})
+    packed.args.push_back(to_arg(static_cast<long long>(v)));
   const int64_t n_out = outer * inner;
   if (n_out > 0) {
     const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(n_out, 65535));
-    module->function(name_).launch_packed(Dim3(blocks), Dim3(kThreads), 0, packed);
+    module->function(name_).launch_packed(Dim3(blocks), Dim3(kThreads), 0, packed.args);
   }
-  for (size_t j = 0; j < outputs.size(); ++j) {
-    if (!write_back[j].is_same(outputs[j])) outputs[j].copy_(write_back[j]);
-  }
-  return outputs;
+  return packed.finish();
 }
 
 }  // namespace cuda

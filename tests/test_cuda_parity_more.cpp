@@ -74,8 +74,7 @@ void reduce_sweep(const std::string& op, const ReduceFn& f, Domain d,
         for (const Dims& dims : dim_choices(s.size(), single)) {
           sw.run(
               label(op, s, t, l) + dims.str(), [&](const Tensors& in) { return f(in[0], dims); },
-              {x.cpu}, {x.gpu},
-              op == "prod" ? prod_tol(x.cpu.numel()) : reduce_tol(x.cpu.numel()));
+              {x.cpu}, {x.gpu}, op == "prod" ? prod_tol(x.cpu.numel()) : reduce_tol(x.cpu.numel()));
         }
       }
     }
