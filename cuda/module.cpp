@@ -242,18 +242,22 @@ Function Module::function(const std::string& name) const {
 int Module::device_index() const { return impl_->device; }
 const std::string& Module::log() const { return impl_->log; }
 
-int Function::num_params() const {
-  int n = 0;
-  size_t offset = 0, size = 0;
-  for (;; ++n) {
-    const cudaError_t err = cudaFuncGetParamInfo(handle_, static_cast<size_t>(n), &offset, &size);
+Function::Function(std::shared_ptr<detail::ModuleImpl> module, void* handle, std::string name)
+    : module_(std::move(module)), handle_(handle), name_(std::move(name)) {
+  auto sizes = std::make_shared<std::vector<size_t>>();
+  for (size_t offset = 0, size = 0;; sizes->push_back(size)) {
+    const cudaError_t err = cudaFuncGetParamInfo(handle_, sizes->size(), &offset, &size);
     if (err == cudaSuccess) continue;
-    cudaGetLastError();
-    // The query one past the last parameter fails with an invalid value, by design.
+    cudaGetLastError();  // the query one past the last parameter fails, by design
     EMBER_CHECK(err == cudaErrorInvalidValue, "cuda::Function(", name_,
                 "): cudaFuncGetParamInfo failed: ", cudaGetErrorName(err));
-    return n;
+    break;
   }
+  param_sizes_ = std::move(sizes);
+  int optin = 0;  // dynamic shared memory past 48 KiB needs the kernel's opt-in (launch)
+  EMBER_CUDA_CHECK(
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, module_->device));
+  shared_optin_ = static_cast<size_t>(optin);
 }
 
 void Function::launch_packed(Dim3 grid, Dim3 block, size_t shared_bytes,
@@ -262,19 +266,8 @@ void Function::launch_packed(Dim3 grid, Dim3 block, size_t shared_bytes,
   EMBER_CHECK(device == module_->device, "cuda::Function::launch(", name_,
               "): the module was compiled for cuda:", module_->device, " but cuda:", device,
               " is current");
-  std::vector<size_t> param_sizes;
-  for (size_t offset = 0, size = 0;; param_sizes.push_back(size)) {
-    const cudaError_t err = cudaFuncGetParamInfo(handle_, param_sizes.size(), &offset, &size);
-    if (err == cudaSuccess) continue;
-    cudaGetLastError();  // the query one past the last parameter fails, by design
-    EMBER_CHECK(err == cudaErrorInvalidValue, "cuda::Function(", name_,
-                "): cudaFuncGetParamInfo failed: ", cudaGetErrorName(err));
-    break;
-  }
-  int optin = 0;  // dynamic shared memory past 48 KiB needs the kernel's opt-in (below)
-  EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   std::vector<void*> pointers;
-  detail::check_launch(name_, grid, block, shared_bytes, static_cast<size_t>(optin), param_sizes,
+  detail::check_launch(name_, grid, block, shared_bytes, shared_optin_, *param_sizes_,
                        module_->device, args, pointers);
   if (shared_bytes > (size_t(48) << 10)) {
     EMBER_CUDA_CHECK(cudaFuncSetAttribute(static_cast<const void*>(handle_),

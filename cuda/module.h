@@ -121,16 +121,19 @@ class Function {
                      std::vector<detail::KernelArg>& args) const;
 
   const std::string& name() const { return name_; }
-  int num_params() const;  // as the driver reports it
+  int num_params() const { return static_cast<int>(param_sizes_->size()); }  // as the driver says
 
  private:
   friend class Module;
-  Function(std::shared_ptr<detail::ModuleImpl> module, void* handle, std::string name)
-      : module_(std::move(module)), handle_(handle), name_(std::move(name)) {}
+  Function(std::shared_ptr<detail::ModuleImpl> module, void* handle, std::string name);
 
   std::shared_ptr<detail::ModuleImpl> module_;
   void* handle_;  // CUfunction
   std::string name_;
+  // Queried once from the driver: each parameter's size, and the opt-in limit of dynamic
+  // shared memory on the module's device (a launch then asks the driver nothing).
+  std::shared_ptr<const std::vector<size_t>> param_sizes_;
+  size_t shared_optin_ = 0;
 };
 
 // CUDA C++ source compiled with NVRTC for the current device's architecture (-arch=sm_XY,
