@@ -64,16 +64,15 @@ std::string ElementwiseKernel::source(const std::vector<ScalarType>& dtypes,
 
 std::vector<Tensor> ElementwiseKernel::call(const std::vector<KernelValue>& args) const {
   const PreparedCall c = prepare_call(kWhat, name_, in_, out_, args);
-  const std::shared_ptr<Module> module = cache_->get(
-      c, [&] { return Module(source(c.dtypes, c.scalar), options_, {}, name_ + ".cu"); });
+  const Function function = cache_->get(
+      c, name_, [&] { return Module(source(c.dtypes, c.scalar), options_, {}, name_ + ".cu"); });
   PackedCall packed = pack_call(kWhat, name_, in_, out_, args, c, c.shape);
   int64_t numel = 1;
   for (int64_t s : c.shape) numel *= s;
   packed.args.push_back(to_arg(static_cast<long long>(numel)));
   if (numel > 0) {
     const int64_t blocks = std::min<int64_t>((numel + 255) / 256, 65535);
-    module->function(name_).launch_packed(Dim3(static_cast<unsigned>(blocks)), Dim3(256), 0,
-                                          packed.args);
+    function.launch_packed(Dim3(static_cast<unsigned>(blocks)), Dim3(256), 0, packed.args);
   }
   return packed.finish();
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <ember/core/checks.h>
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
 #include <ember/cuda/api.h>
@@ -195,7 +196,16 @@ inline PreparedCall prepare_call(const char* what, const std::string& kernel,
   }
   EMBER_CHECK(c.device >= 0 || is_available(), what, "(", kernel, "): no CUDA device is available");
   if (c.device < 0) c.device = current_device();
-  if (!shaped.empty()) c.shape = broadcast_tensors(shaped)[0].sizes().vec();
+  for (size_t k = 0; k < shaped.size(); ++k) {
+    const IntArrayRef sizes = shaped[k].sizes();
+    if (k == 0) {
+      c.shape = sizes.vec();
+    } else if (IntArrayRef(c.shape) != sizes) {
+      const std::string op = std::string(what) + "(" + kernel + ")";
+      const DimVector b = broadcast_shapes(op.c_str(), c.shape, sizes);
+      c.shape.assign(b.begin(), b.end());
+    }
+  }
   // Placeholders: bound by tensors first; a scalar (int64, float64 or bool) binds one only
   // where no tensor does.
   std::vector<KernelParam> tensor_params, scalar_params;
@@ -275,21 +285,23 @@ inline ParamCode param_code(const char* what, const std::string& kernel,
   return {params.str(), typedefs.str(), loads.str(), stores.str()};
 }
 
-// The compiled modules of a runtime kernel, one per signature (dtypes, scalar or tensor).
+// The compiled kernels of a runtime kernel, one per signature (dtypes, scalar or tensor):
+// the function `name` of the module `make` compiles on first use (it keeps its module alive).
 struct ModuleCache {
   std::mutex mu;
-  std::map<std::string, std::shared_ptr<Module>> modules;
+  std::map<std::string, Function> functions;
 
-  std::shared_ptr<Module> get(const PreparedCall& c, const std::function<Module()>& make) {
+  Function get(const PreparedCall& c, const std::string& name,
+               const std::function<Module()>& make) {
     std::string signature;
     for (size_t k = 0; k < c.dtypes.size(); ++k) {
-      signature +=
-          std::string(dtype_name(c.dtypes[k])) + (k < c.scalar.size() && c.scalar[k] ? "s," : "t,");
+      signature += dtype_name(c.dtypes[k]);
+      signature += k < c.scalar.size() && c.scalar[k] ? "s," : "t,";
     }
     std::lock_guard<std::mutex> lock(mu);
-    std::shared_ptr<Module>& m = modules[signature];
-    if (!m) m = std::make_shared<Module>(make());
-    return m;
+    auto it = functions.find(signature);
+    if (it == functions.end()) it = functions.emplace(signature, make().function(name)).first;
+    return it->second;
   }
 };
 
@@ -320,9 +332,11 @@ inline PackedCall pack_call(const char* what, const std::string& kernel,
       p.args.push_back(scalar_kernel_arg(args[k].scalar, c.dtypes[k]));
       continue;
     }
-    Tensor t = args[k].tensor.to(c.dtypes[k]);
-    if (!in[k].raw) t = t.expand(c.shape);
-    t = t.contiguous();
+    // Each step only where needed: a call on matching contiguous tensors makes no new ones.
+    Tensor t = args[k].tensor;
+    if (t.dtype() != c.dtypes[k]) t = t.to(c.dtypes[k]);
+    if (!in[k].raw && t.sizes() != IntArrayRef(c.shape)) t = t.expand(c.shape);
+    if (!t.is_contiguous()) t = t.contiguous();
     p.keep.push_back(t);
     p.args.push_back(to_arg(t));
   }

@@ -115,15 +115,15 @@ std::vector<Tensor> ReductionKernel::call(const std::vector<KernelValue>& args,
     for (int64_t s : shape) reduced *= s;
     if (keepdim) out_shape.assign(shape.size(), 1);
   }
-  const std::shared_ptr<Module> module = cache_->get(
-      c, [&] { return Module(source(c.dtypes, c.scalar), options_, {}, name_ + ".cu"); });
+  const Function function = cache_->get(
+      c, name_, [&] { return Module(source(c.dtypes, c.scalar), options_, {}, name_ + ".cu"); });
   PackedCall packed = pack_call(kWhat, name_, in_, out_, args, c, out_shape);
   for (int64_t v : {outer, reduced, inner})
     packed.args.push_back(to_arg(static_cast<long long>(v)));
   const int64_t n_out = outer * inner;
   if (n_out > 0) {
     const unsigned blocks = static_cast<unsigned>(std::min<int64_t>(n_out, 65535));
-    module->function(name_).launch_packed(Dim3(blocks), Dim3(kThreads), 0, packed.args);
+    function.launch_packed(Dim3(blocks), Dim3(kThreads), 0, packed.args);
   }
   return packed.finish();
 }
