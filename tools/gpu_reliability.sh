@@ -29,28 +29,44 @@ fi
 # PROGRAMS_LIST / TOOLS_LIST (space-separated) narrow the runs.
 DEFAULT_PROGRAMS=(cuda_smoke_test cuda_runtime_test test_cuda_batch test_cuda_oom test_cuda_graph
   test_cuda_module test_cuda_kernels_misc test_cuda_pool test_nn_loss_cuda test_optim_cuda
-  test_threads test_cuda_conv test_cuda_parity_random test_cuda_parity_sort
-  test_cuda_parity_shape test_cuda_parity_linalg test_cuda_parity_indexing test_cuda_parity_conv
-  test_cuda_parity_more test_cuda_parity)
+  test_threads test_cuda_conv test_cuda_elementwise_kernel test_cuda_parity/8)
 read -ra PROGRAMS <<<"${PROGRAMS_LIST:-${DEFAULT_PROGRAMS[*]}}"
 read -ra TOOLS <<<"${TOOLS_LIST:-memcheck racecheck initcheck synccheck}"
+# RUNS_LIST="tool:program[/SHARDS] ..." names the runs instead; PROGRAM/SHARDS runs the program
+# as SHARDS GoogleTest shards (GTEST_TOTAL_SHARDS), each its own run.
+RUNS=()
+if [ -n "${RUNS_LIST:-}" ]; then
+  read -ra RUNS <<<"$RUNS_LIST"
+else
+  i=0
+  for prog in "${PROGRAMS[@]}"; do
+    for tool in "${TOOLS[@]}"; do
+      i=$((i + 1))
+      if [ "$PART" = 1 ] && ((i % 2 == 0)); then continue; fi
+      if [ "$PART" = 2 ] && ((i % 2 == 1)); then continue; fi
+      RUNS+=("$tool:$prog")
+    done
+  done
+fi
 JOBS="${JOBS:-12}"
 deadline=$((SECONDS + SAN_S))
 i=0
-for prog in "${PROGRAMS[@]}"; do
-  for tool in "${TOOLS[@]}"; do
+for run in "${RUNS[@]}"; do
+  tool="${run%%:*}"; prog="${run#*:}"; shards=1
+  case "$prog" in */*) shards="${prog#*/}"; prog="${prog%/*}" ;; esac
+  [ -x "$T/$prog" ] || continue
+  nocache=1
+  case "$prog" in cuda_runtime_test | test_cuda_graph | test_cuda_oom | cuda_smoke_test) nocache=0 ;; esac
+  for ((shard = 0; shard < shards; shard++)); do
     i=$((i + 1))
-    if [ "$PART" = 1 ] && ((i % 2 == 0)); then continue; fi
-    if [ "$PART" = 2 ] && ((i % 2 == 1)); then continue; fi
-    [ -x "$T/$prog" ] || continue
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
     left=$((deadline - SECONDS))
     ((left >= 20)) || break 2
-    nocache=1
-    case "$prog" in cuda_runtime_test | test_cuda_graph | test_cuda_oom | cuda_smoke_test) nocache=0 ;; esac
+    name="$prog"; ((shards > 1)) && name="$prog[$shard/$shards]"
     (
-      echo "== $tool $prog"
-      EMBER_PARITY_SMALL=1 EMBER_CUDA_NO_CACHING=$nocache timeout "$left" compute-sanitizer \
+      echo "== $tool $name"
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard EMBER_PARITY_SMALL=1 \
+        EMBER_CUDA_NO_CACHING=$nocache timeout "$left" compute-sanitizer \
         --tool "$tool" --report-api-errors no --print-limit 20 "$T/$prog" --gtest_brief=1 2>&1 |
         grep -vE '^\[ +(RUN|OK) +\]' | tail -n 120
       echo "== exit ${PIPESTATUS[0]}"
