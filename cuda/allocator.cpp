@@ -431,11 +431,18 @@ class CudaAllocator final : public Allocator {
       void* ptr = nullptr;
       // Rounded to whole 32-bit words as every cached block is: kernels that update one
       // byte with a 32-bit atomic (scatter_add on uint8) touch the whole word around it.
-      if (cudaMalloc(&ptr, (nbytes + 3) / 4 * 4) != cudaSuccess) {
+      const size_t rounded = (nbytes + 3) / 4 * 4;
+      if (cudaMalloc(&ptr, rounded) != cudaSuccess) {
         cudaGetLastError();
         throw OutOfMemoryError(::ember::detail::str("cuda: out of memory allocating ", nbytes,
                                                     " bytes on device ", index,
                                                     " (EMBER_CUDA_NO_CACHING is set)"));
+      }
+      // The padding is zeroed (this mode serves compute-sanitizer): those atomics read it, and
+      // initcheck would report each such read of never-written bytes.
+      if (rounded > nbytes) {
+        EMBER_CUDA_CHECK(cudaMemsetAsync(static_cast<char*>(ptr) + nbytes, 0, rounded - nbytes,
+                                         peek_current_stream(index)));
       }
       return DataPtr{ptr, nullptr, &free_uncached};
     }
