@@ -1,7 +1,7 @@
 // A custom fused op from runtime kernels: bias + GELU (tanh form) as one forward and one
 // backward ElementwiseKernel inside an autograd::Function, checked with gradcheck (float64),
 // used to train a small MLP, and timed against the same op composed from ember's built-in ops.
-// Without a GPU it says so and exits with 0 (docs/gpu.md, "A custom fused op").
+// Without a GPU it says so and exits with 0 (docs/custom-kernels.md).
 #include <ember/ember.h>
 
 #include <chrono>
