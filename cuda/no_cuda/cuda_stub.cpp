@@ -114,7 +114,6 @@ Module::Module(const std::string&, const std::vector<std::string>&, const std::v
 Function Module::function(const std::string&) const { no_cuda("cuda::Module::function"); }
 int Module::device_index() const { no_cuda("cuda::Module::device_index"); }
 const std::string& Module::log() const { no_cuda("cuda::Module::log"); }
-int Function::num_params() const { no_cuda("cuda::Function::num_params"); }
 void Function::launch_packed(Dim3, Dim3, size_t, std::vector<detail::KernelArg>&) const {
   no_cuda("cuda::Function::launch");
 }
