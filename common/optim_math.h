@@ -60,6 +60,7 @@ struct AdamStep {
   static constexpr int N = kAmsgrad ? 5 : 4;
   T beta1, one_minus_beta1, beta2, one_minus_beta2, eps, weight_decay, decay_factor;
   T neg_step_size, bias_correction2_sqrt;
+  const double* step_scalars;  // when set, the two above from device memory (AdamStepArgs)
   bool decoupled;
   explicit AdamStep(const AdamStepArgs& a)
       : beta1(T(a.beta1)),
@@ -71,6 +72,7 @@ struct AdamStep {
         decay_factor(T(1 - a.lr * a.weight_decay)),
         neg_step_size(T(-a.step_size)),
         bias_correction2_sqrt(T(a.bias_correction2_sqrt)),
+        step_scalars(a.step_scalars),
         decoupled(a.decoupled_weight_decay) {}
   EMBER_HOST_DEVICE inline void operator()(T* const* ptr, int64_t i) const {
     T p = ptr[0][i];
@@ -90,8 +92,11 @@ struct AdamStep {
       vhat = vmax > v ? vmax : v;
       ptr[4][i] = vhat;
     }
-    const T denom = sqrt_of(vhat) / bias_correction2_sqrt + eps;
-    ptr[0][i] = p + neg_step_size * m / denom;  // addcdiv_(m, denom, value=-step_size)
+    // The same conversions from double as the host's, so a captured step rounds as eager.
+    const T nss = step_scalars ? T(-step_scalars[0]) : neg_step_size;
+    const T bc2 = step_scalars ? T(step_scalars[1]) : bias_correction2_sqrt;
+    const T denom = sqrt_of(vhat) / bc2 + eps;
+    ptr[0][i] = p + nss * m / denom;  // addcdiv_(m, denom, value=-step_size)
   }
 };
 

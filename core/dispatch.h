@@ -116,6 +116,9 @@ struct AdamStepArgs {
   double lr = 0, beta1 = 0, beta2 = 0, eps = 0, weight_decay = 0;
   double step_size = 0;              // lr / (1 - beta1^step)
   double bias_correction2_sqrt = 1;  // sqrt(1 - beta2^step)
+  // When set: {step_size, bias_correction2_sqrt} read from this memory on the parameters'
+  // device instead (a step captured in a CUDA graph, whose replays rewrite them).
+  const double* step_scalars = nullptr;
   bool amsgrad = false;
   bool decoupled_weight_decay = false;  // AdamW: param *= 1 - lr * weight_decay first
 };

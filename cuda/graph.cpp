@@ -30,6 +30,7 @@ struct Capture {
   cudaStream_t stream;
   uint64_t* rng_state;
   uint64_t rng_counters;
+  std::vector<std::function<void()>> replay_hooks;  // on_each_replay's
 };
 std::mutex g_mu;
 std::vector<Capture>& captures() {
@@ -39,17 +40,20 @@ std::vector<Capture>& captures() {
 
 void add_capture(int device, cudaStream_t stream, uint64_t* rng_state) {
   std::lock_guard<std::mutex> lock(g_mu);
-  captures().push_back(Capture{device, stream, rng_state, 0});
+  captures().push_back(Capture{device, stream, rng_state, 0, {}});
   g_captures_underway.fetch_add(1, std::memory_order_relaxed);
 }
 
-// Returns the random counters the capture reserved.
-uint64_t remove_capture(int device, cudaStream_t stream) {
+// Returns the random counters the capture reserved; moves its replay hooks to *hooks (when
+// given).
+uint64_t remove_capture(int device, cudaStream_t stream,
+                        std::vector<std::function<void()>>* hooks = nullptr) {
   std::lock_guard<std::mutex> lock(g_mu);
   auto& all = captures();
   for (auto it = all.begin(); it != all.end(); ++it) {
     if (it->device == device && it->stream == stream) {
       const uint64_t counters = it->rng_counters;
+      if (hooks != nullptr) *hooks = std::move(it->replay_hooks);
       all.erase(it);
       g_captures_underway.fetch_sub(1, std::memory_order_relaxed);
       return counters;
@@ -134,6 +138,20 @@ bool captured_philox(int device, cudaStream_t stream, uint64_t count, const uint
   return false;
 }
 
+void on_each_replay(std::function<void()> f) {
+  const int device = this_device();
+  const cudaStream_t stream = peek_current_stream(device);
+  std::lock_guard<std::mutex> lock(g_mu);
+  for (auto& c : captures()) {
+    if (c.device == device && c.stream == stream) {
+      c.replay_hooks.push_back(std::move(f));
+      return;
+    }
+  }
+  EMBER_THROW("cuda::on_each_replay: the current stream of cuda:", device,
+              " is not being captured");
+}
+
 bool is_current_stream_capturing() {
   return capture_underway() && is_capturing(peek_current_stream(this_device()));
 }
@@ -188,6 +206,7 @@ Graph& Graph::operator=(Graph&& other) noexcept {
   std::swap(rng_device_, other.rng_device_);
   std::swap(rng_counters_, other.rng_counters_);
   std::swap(rng_saved_, other.rng_saved_);
+  std::swap(replay_hooks_, other.replay_hooks_);
   std::swap(device_, other.device_);
   std::swap(pool_, other.pool_);
   std::swap(capturing_, other.capturing_);
@@ -249,7 +268,7 @@ void Graph::capture_end() {
   cudaGraph_t graph = nullptr;
   cudaError_t err = cudaStreamEndCapture(stream, &graph);
   capturing_ = false;
-  rng_counters_ = remove_capture(device_, stream);
+  rng_counters_ = remove_capture(device_, stream, &replay_hooks_);
   end_allocate_to_pool(device_, stream);
   restore_generator(rng_saved_);  // the capture drew no numbers: its replays will
   if (err == cudaSuccess) err = submitted;
@@ -294,6 +313,7 @@ void Graph::abort_capture() noexcept {
 void Graph::replay() {
   EMBER_CHECK(exec_ != nullptr, "cuda::Graph::replay: nothing captured (capture_end first)");
   DeviceGuard guard(device_);
+  for (const auto& hook : replay_hooks_) hook();
   const cudaStream_t stream = current_stream(device_);  // submits recorded ops (new inputs) first
   if (rng_counters_ != 0) {  // the numbers the captured random ops would draw eagerly now
     const PhiloxSeed philox = next_philox(rng_counters_);
@@ -329,6 +349,7 @@ void Graph::reset() {
   if (pool_ != 0) release_pool(device_, pool_);
   graph_ = exec_ = stream_ = replay_event_ = nullptr;  // rng_state_ is kept for the next capture
   rng_counters_ = 0;
+  replay_hooks_.clear();
   device_ = -1;
   pool_ = 0;
 }

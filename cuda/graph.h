@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include <ember/cuda/api.h>
 
@@ -74,6 +76,7 @@ class Graph {
   int rng_device_ = -1;  // the device rng_state_ lives on
   uint64_t rng_counters_ = 0;
   uint64_t rng_saved_[2] = {0, 0};  // the generator at capture_begin (restored at its end)
+  std::vector<std::function<void()>> replay_hooks_;  // on_each_replay's, run before each launch
   int device_ = -1;
   MempoolId pool_ = 0;
   bool capturing_ = false;
@@ -108,8 +111,16 @@ class GraphCapture {
 
 // Whether the current stream of the current device is being captured, as
 // torch.cuda.is_current_stream_capturing(): ops whose host-side state a graph would freeze
-// (Adam's step count) refuse to be captured. False without CUDA.
+// (Adagrad's step count) refuse to be captured. False without CUDA.
 bool is_current_stream_capturing();
+
+// For code whose captured kernels read host-side values that change from step to step (Adam's
+// step count and bias corrections): `f` runs before every replay of the graph being captured
+// on the current stream, with the graph's device and stream current, and may queue work (a
+// copy into the device memory those kernels read) that the replay then follows. A replay
+// propagates f's exceptions and launches nothing. Throws when the current stream is not being
+// captured.
+void on_each_replay(std::function<void()> f);
 
 // The stream GraphCapture captures on by default for `device` (-1: the current one): one pool
 // stream per device, the same each time. Warm up on it before capturing, as PyTorch does on

@@ -13,8 +13,8 @@
 
 namespace examples {
 
-// --graph auto|on|off (Options::graph). auto: on for CUDA with SGD (Adam's step count cannot
-// be captured: optim/step_graph.h).
+// --graph auto|on|off (Options::graph). auto: on for CUDA with SGD; Adam is captured with
+// --graph on (optim/step_graph.h).
 template <class Options>
 void add_graph_option(CLI::App& app, Options& opt) {
   app.add_option("--graph", opt.graph,
@@ -82,7 +82,7 @@ bool use_graph(const Options& opt, const ember::Device& device) {
   if (opt.graph == "off") return false;
   if (opt.graph == "on") {
     if (!device.is_cuda()) throw std::runtime_error("--graph on needs --device cuda");
-    return true;  // with adam, the capture throws Adam's error
+    return true;
   }
   return device.is_cuda() && opt.optimizer == "sgd";
 }

@@ -2,12 +2,15 @@
 // (almost always one), and each bucket is one fused adam_step with host bias corrections.
 #include <ember/optim/adam.h>
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
 #include <ember/core/error.h>
+#include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
 #include <ember/core/native.h>
+#include <ember/cuda/graph.h>
 #include <ember/optim/adamw.h>
 #include <ember/optim/state_dict.h>
 
@@ -25,10 +28,66 @@ void check_adam_options(const char* who, double lr, double beta1, double beta2, 
   EMBER_CHECK(weight_decay >= 0, who, ": invalid weight_decay value: ", weight_decay);
 }
 
+// An Adam step captured in a CUDA graph. The captured kernels read {step_size,
+// bias_correction2_sqrt} from device memory, one pair per step count among the parameters;
+// before each replay this advances those parameters' host step counts, as the eager step
+// would, and writes the pairs the new counts give (the same doubles the eager step computes,
+// so graphed and eager training round alike). The learning rate is the captured one
+// (cuda::StepGraph captures again when it changes).
 template <class State>
-void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer::StateMap& state,
+struct CapturedAdamStep {
+  struct Group {                              // the parameters at one step count on one device
+    int64_t step = 0;                         // the captured update's step count
+    Tensor scalars;                           // float64 [2] on their device
+    std::vector<void*> keys;                  // their state keys
+    std::vector<const TensorImpl*> exp_avgs;  // their exp_avg at the capture
+  };
+  std::shared_ptr<Optimizer*> owner;
+  const char* who = nullptr;
+  double lr = 0, beta1 = 0, beta2 = 0;
+  std::vector<Group> groups;
+
+  void operator()() const {
+    Optimizer* opt = *owner;
+    EMBER_CHECK(opt != nullptr, "cuda::Graph::replay: the ", who,
+                " optimizer whose step the graph captured no longer exists");
+    for (const Group& g : groups) {
+      int64_t step = -1;
+      for (size_t k = 0; k < g.keys.size(); ++k) {
+        auto it = opt->state().find(g.keys[k]);
+        auto* st = it == opt->state().end() ? nullptr : static_cast<State*>(it->second.get());
+        EMBER_CHECK(st != nullptr && st->exp_avg().unsafeGetTensorImpl() == g.exp_avgs[k] &&
+                        (step < 0 || st->step() + 1 == step),
+                    "cuda::Graph::replay: the ", who,
+                    " state changed since the capture (load_state_dict, a parameter moved, or "
+                    "an eager step of some parameters): capture the step again");
+        st->step(st->step() + 1);
+        step = st->step();
+      }
+      Tensor host = empty({2}, kFloat64);
+      double* v = host.template data_ptr<double>();
+      v[0] = lr / (1 - std::pow(beta1, static_cast<double>(step)));
+      v[1] = std::sqrt(1 - std::pow(beta2, static_cast<double>(step)));
+      g.scalars.copy_(host);  // on the replay's stream, before the launch
+    }
+  }
+};
+
+template <class State>
+void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer& opt,
                      const AdamHyper& h, FusedBatch& batch) {
-  refuse_capture(who);
+  Optimizer::StateMap& state = opt.state();
+  // Inside a capture the update is recorded, not run: the host step counts advance at each
+  // replay instead (CapturedAdamStep), and the kernels read their bias corrections from
+  // device memory.
+  const bool capturing = cuda::is_current_stream_capturing();
+  struct Captured {
+    void* key;
+    const TensorImpl* exp_avg;
+    int64_t step;
+    Device device;
+  };
+  std::vector<Captured> captured;
   batch.reset(5);
   for (const Tensor& p : group.params()) {
     const Tensor& g = p.grad();
@@ -49,8 +108,14 @@ void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer::Sta
       if (!st.max_exp_avg_sq().defined()) st.max_exp_avg_sq(zeros_state(p));
       match_param(st.max_exp_avg_sq(), p);
     }
-    st.step(st.step() + 1);
-    batch.add(st.step(),
+    const int64_t step = st.step() + 1;
+    if (capturing) {
+      captured.push_back(
+          {p.unsafeGetTensorImpl(), st.exp_avg().unsafeGetTensorImpl(), step, p.device()});
+    } else {
+      st.step(step);
+    }
+    batch.add(step,
               {p, g, st.exp_avg(), st.exp_avg_sq(), h.amsgrad ? st.max_exp_avg_sq() : Tensor()});
   }
   AdamStepArgs args;
@@ -61,19 +126,49 @@ void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer::Sta
   args.weight_decay = h.weight_decay;
   args.amsgrad = h.amsgrad;
   args.decoupled_weight_decay = h.decoupled_weight_decay;
+  std::shared_ptr<CapturedAdamStep<State>> replay;
+  if (capturing && !captured.empty()) {
+    replay = std::make_shared<CapturedAdamStep<State>>();
+    replay->owner = opt.handle();
+    replay->who = who;
+    replay->lr = h.lr;
+    replay->beta1 = h.beta1;
+    replay->beta2 = h.beta2;
+  }
   for (const auto& b : batch.buckets()) {
     const double step = static_cast<double>(b.tag);
     args.step_size = h.lr / (1 - std::pow(h.beta1, step));
     args.bias_correction2_sqrt = std::sqrt(1 - std::pow(h.beta2, step));
+    if (replay) {  // one pair of scalars per (device, step), shared by its dtypes' buckets
+      auto& groups = replay->groups;
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+        return g.scalars.device() == b.device && g.step == b.tag;
+      });
+      if (it == groups.end()) {
+        typename CapturedAdamStep<State>::Group g;
+        g.step = b.tag;
+        g.scalars = empty({2}, TensorOptions(kFloat64).device(b.device));  // the graph's pool
+        for (const Captured& c : captured) {
+          if (c.step == b.tag && c.device == b.device) {
+            g.keys.push_back(c.key);
+            g.exp_avgs.push_back(c.exp_avg);
+          }
+        }
+        groups.push_back(std::move(g));
+        it = groups.end() - 1;
+      }
+      args.step_scalars = it->scalars.template data_ptr<double>();
+    }
     native::adam_step_(b.list(0), b.list(1), b.list(2), b.list(3), b.list(4), args);
   }
   batch.finish();
+  if (replay) cuda::on_each_replay([replay] { (*replay)(); });
 }
 
-template void adam_group_step<AdamParamState>(const char*, OptimizerParamGroup&,
-                                              Optimizer::StateMap&, const AdamHyper&, FusedBatch&);
-template void adam_group_step<AdamWParamState>(const char*, OptimizerParamGroup&,
-                                               Optimizer::StateMap&, const AdamHyper&, FusedBatch&);
+template void adam_group_step<AdamParamState>(const char*, OptimizerParamGroup&, Optimizer&,
+                                              const AdamHyper&, FusedBatch&);
+template void adam_group_step<AdamWParamState>(const char*, OptimizerParamGroup&, Optimizer&,
+                                               const AdamHyper&, FusedBatch&);
 
 template <class Options>
 void write_adam_options(const Options& o, StateWriter& out) {
@@ -156,8 +251,8 @@ Tensor Adam::step(LossClosure closure) {
     const double beta1 = std::get<0>(o.betas()), beta2 = std::get<1>(o.betas());
     detail::check_adam_options("Adam", o.lr(), beta1, beta2, o.eps(), o.weight_decay());
     detail::adam_group_step<AdamParamState>(
-        "Adam", group, state_,
-        {o.lr(), beta1, beta2, o.eps(), o.weight_decay(), o.amsgrad(), false}, batch_);
+        "Adam", group, *this, {o.lr(), beta1, beta2, o.eps(), o.weight_decay(), o.amsgrad(), false},
+        batch_);
   }
   return loss;
 }

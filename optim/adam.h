@@ -56,7 +56,7 @@ struct AdamHyper {
   bool amsgrad, decoupled_weight_decay;
 };
 template <class State>
-void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer::StateMap& state,
+void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer& opt,
                      const AdamHyper& h, FusedBatch& batch);
 void check_adam_options(const char* who, double lr, double beta1, double beta2, double eps,
                         double weight_decay);

@@ -72,6 +72,34 @@ Optimizer::Optimizer(std::vector<Tensor> parameters, std::unique_ptr<OptimizerOp
     : Optimizer(std::vector<OptimizerParamGroup>{OptimizerParamGroup(std::move(parameters))},
                 std::move(defaults)) {}
 
+Optimizer::Optimizer(Optimizer&& other) noexcept
+    : param_groups_(std::move(other.param_groups_)),
+      state_(std::move(other.state_)),
+      defaults_(std::move(other.defaults_)),
+      handle_(std::move(other.handle_)) {
+  if (handle_) *handle_ = this;
+}
+
+Optimizer& Optimizer::operator=(Optimizer&& other) noexcept {
+  if (this == &other) return *this;
+  if (handle_) *handle_ = nullptr;  // graphs that captured this optimizer's old state
+  param_groups_ = std::move(other.param_groups_);
+  state_ = std::move(other.state_);
+  defaults_ = std::move(other.defaults_);
+  handle_ = std::move(other.handle_);
+  if (handle_) *handle_ = this;
+  return *this;
+}
+
+Optimizer::~Optimizer() {
+  if (handle_) *handle_ = nullptr;
+}
+
+const std::shared_ptr<Optimizer*>& Optimizer::handle() {
+  if (!handle_) handle_ = std::make_shared<Optimizer*>(this);
+  return handle_;
+}
+
 void Optimizer::add_param_group(const OptimizerParamGroup& param_group) {
   std::unordered_set<const TensorImpl*> seen;
   for (const auto& group : param_groups_)
@@ -199,7 +227,7 @@ void FusedBatch::finish() {
 void refuse_capture(const char* who) {
   EMBER_CHECK(!cuda::is_current_stream_capturing(), who,
               ".step: cannot be captured in a CUDA graph: its update depends on the step count, "
-              "which a replay would not advance (SGD and RMSprop can be captured)");
+              "which a replay would not advance (SGD, RMSprop, Adam and AdamW can be captured)");
 }
 
 void check_grad(const char* who, const Tensor& param, const Tensor& grad) {

@@ -106,9 +106,9 @@ class Optimizer {
   Optimizer(std::vector<Tensor> parameters, std::unique_ptr<OptimizerOptions> defaults);
   Optimizer(const Optimizer&) = delete;
   Optimizer& operator=(const Optimizer&) = delete;
-  Optimizer(Optimizer&&) = default;
-  Optimizer& operator=(Optimizer&&) = default;
-  virtual ~Optimizer() = default;
+  Optimizer(Optimizer&& other) noexcept;
+  Optimizer& operator=(Optimizer&& other) noexcept;
+  virtual ~Optimizer();
 
   // One update of every parameter that has a gradient. The closure, when given, is called
   // first with grad mode on (it re-evaluates the loss); its result is returned.
@@ -148,6 +148,11 @@ class Optimizer {
   void load_state_dict(const StateDict& state_dict);
   void load_state_dict(const std::map<std::string, Tensor>& state_dict);
 
+  // A cell that holds this optimizer's address while it lives (a move updates it, destruction
+  // clears it): a CUDA graph that captured the optimizer's step holds it to reach the
+  // optimizer at each replay (optim/adam.cpp).
+  const std::shared_ptr<Optimizer*>& handle();
+
  protected:
   // state_dict support, per optimizer (the defaults throw: the optimizer has none). The
   // writers get the group's options or a parameter's state; read_options fills a copy of the
@@ -164,6 +169,9 @@ class Optimizer {
   std::vector<OptimizerParamGroup> param_groups_;
   StateMap state_;
   std::unique_ptr<OptimizerOptions> defaults_;
+
+ private:
+  std::shared_ptr<Optimizer*> handle_;  // made by handle() on first use
 };
 
 namespace detail {
@@ -203,7 +211,7 @@ class FusedBatch {
 // point); `who` names the optimizer in the error.
 void check_grad(const char* who, const Tensor& param, const Tensor& grad);
 // Refuses a step inside a CUDA graph capture for optimizers whose update depends on a host-side
-// step count (Adam's bias corrections, Adagrad's lr decay), which a graph would freeze.
+// step count that a graph would freeze (Adagrad's lr decay; Adam's is rewritten per replay).
 void refuse_capture(const char* who);
 // Moves a state tensor to the parameter's device and dtype when it is not there already
 // (after Module::to moved the parameters under the optimizer).

@@ -32,11 +32,13 @@ namespace cuda {
 // - The learning rates of `optimizers` are read at capture; a call that finds one changed (a
 //   scheduler's step, set_lr) captures again, so they take effect (one eager-speed step).
 //   Other hyperparameters: call recapture() after changing them.
-// - Optimizers whose step depends on a host-side step count (Adam, AdamW, Adagrad) refuse to
-//   be captured with an ember::Error; so does everything Graph refuses (item(), copies to the
-//   CPU, synchronizations): see docs/gpu.md. Random ops (dropout) draw new numbers per replay.
-//   The generator is restored after the capture, so each captured step draws what the same
-//   eager step would.
+// - Adam and AdamW: the captured update reads its bias corrections from device memory that
+//   each replay rewrites after advancing the parameters' step counts (state_dict() sees them
+//   advance as in eager training). Adagrad's step depends on a host-side count a replay would
+//   freeze: it refuses to be captured with an ember::Error; so does everything Graph refuses
+//   (item(), copies to the CPU, synchronizations): see docs/gpu.md. Random ops (dropout) draw new
+//   numbers per replay. The generator is restored after the capture, so each captured step draws
+//   what the same eager step would.
 // - The step must set the gradients to none first (zero_grad()'s default), so that the
 //   capture's backward makes them; after replays, p.grad() holds the graph's gradients.
 // - The returned loss is the graph's output tensor, rewritten by every replay: add it to a

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -385,11 +386,23 @@ TEST_F(CudaGraph, MlpTrainingStepMatchesEager) {
 
 namespace F = nn::functional;
 
-// 50 SGD steps (momentum) of two copies of one model, one through StepGraph and one eagerly,
-// on the same batches; the learning rate changes at step 30 (a second capture). Losses,
-// parameters and buffers (BatchNorm's running statistics) agree within float rounding.
+nn::Sequential small_mlp() {
+  return nn::Sequential(nn::Linear(784, 512), nn::ReLU(), nn::Linear(512, 256), nn::ReLU(),
+                        nn::Linear(256, 10));
+}
+
+using MakeOptimizer = std::function<std::unique_ptr<optim::Optimizer>(std::vector<Tensor>)>;
+std::unique_ptr<optim::Optimizer> sgd_momentum(std::vector<Tensor> params) {
+  return std::make_unique<optim::SGD>(params, optim::SGDOptions(0.05).momentum(0.9));
+}
+
+// 50 steps (SGD with momentum unless `make_opt` says otherwise) of two copies of one model,
+// one through StepGraph and one eagerly, on the same batches; the learning rate changes at
+// step 30 (a second capture). Losses, parameters, buffers (BatchNorm's running statistics)
+// and the optimizer's state (step counts included) agree within float rounding.
 void expect_step_graph_matches_eager(const std::function<nn::Sequential()>& make,
-                                     std::vector<int64_t> input_shape) {
+                                     std::vector<int64_t> input_shape,
+                                     const MakeOptimizer& make_opt = sgd_momentum) {
   constexpr int64_t kClasses = 10;
   const int64_t batch = input_shape[0];
   manual_seed(0);
@@ -398,33 +411,42 @@ void expect_step_graph_matches_eager(const std::function<nn::Sequential()>& make
   nn::Sequential eager = make();
   graphed->to(kCUDA);
   eager->to(kCUDA);
-  const auto options = optim::SGDOptions(0.05).momentum(0.9);
-  optim::SGD graphed_opt(graphed->parameters(), options), eager_opt(eager->parameters(), options);
+  const std::unique_ptr<optim::Optimizer> graphed_opt = make_opt(graphed->parameters());
+  const std::unique_ptr<optim::Optimizer> eager_opt = make_opt(eager->parameters());
   Tensor static_x = empty(input_shape, kCUDA);
   Tensor static_y = empty({batch}, TensorOptions(kInt64).device(kCUDA));
   cuda::StepGraph step(
       [&] {
-        graphed_opt.zero_grad();
+        graphed_opt->zero_grad();
         Tensor loss = F::cross_entropy(graphed->forward(static_x), static_y);
         loss.backward();
-        graphed_opt.step();
+        graphed_opt->step();
         return loss;
       },
-      {&graphed_opt});
+      {graphed_opt.get()});
   for (int i = 0; i < 50; ++i) {
     const Tensor x = randn(input_shape).cuda(), y = randint(kClasses, {batch}).cuda();
     if (i == 30) {
-      graphed_opt.param_groups()[0].options().set_lr(0.01);
-      eager_opt.param_groups()[0].options().set_lr(0.01);
+      const double lr = graphed_opt->param_groups()[0].options().get_lr() / 5;
+      graphed_opt->param_groups()[0].options().set_lr(lr);
+      eager_opt->param_groups()[0].options().set_lr(lr);
     }
     static_x.copy_(x);
     static_y.copy_(y);
     const double got = step().item<double>();
-    eager_opt.zero_grad();
+    eager_opt->zero_grad();
     Tensor loss = F::cross_entropy(eager->forward(x), y);
     loss.backward();
-    eager_opt.step();
+    eager_opt->step();
     EXPECT_NEAR(got, loss.item<double>(), 1e-4 * (1 + std::abs(got))) << "step " << i;
+  }
+  const optim::StateDict got_state = graphed_opt->state_dict(),
+                         want_state = eager_opt->state_dict();
+  ASSERT_EQ(got_state.size(), want_state.size());
+  for (const auto& item : want_state) {
+    const Tensor* got = got_state.find(item.key());
+    ASSERT_NE(got, nullptr) << item.key();
+    expect_close(got->to(kFloat64), item.value().to(kFloat64), 1e-4);
   }
   EXPECT_TRUE(step.is_captured());
   EXPECT_EQ(step.captures(), 2);  // at step 3 and after the lr change
@@ -437,12 +459,7 @@ void expect_step_graph_matches_eager(const std::function<nn::Sequential()>& make
 }
 
 TEST_F(CudaGraph, StepGraphMlpMatchesEagerOver50Steps) {
-  expect_step_graph_matches_eager(
-      [] {
-        return nn::Sequential(nn::Linear(784, 512), nn::ReLU(), nn::Linear(512, 256), nn::ReLU(),
-                              nn::Linear(256, 10));
-      },
-      {128, 784});
+  expect_step_graph_matches_eager(small_mlp, {128, 784});
 }
 
 TEST_F(CudaGraph, StepGraphCnnMatchesEagerOver50Steps) {
@@ -456,25 +473,87 @@ TEST_F(CudaGraph, StepGraphCnnMatchesEagerOver50Steps) {
       {32, 1, 28, 28});
 }
 
-TEST_F(CudaGraph, StepGraphRefusesAdam) {
+// Adam's bias corrections come from device memory that each replay rewrites; the step counts
+// in state_dict() advance as in eager training.
+TEST_F(CudaGraph, StepGraphWithAdamMatchesEagerOver50Steps) {
+  expect_step_graph_matches_eager(small_mlp, {128, 784}, [](std::vector<Tensor> params) {
+    return std::make_unique<optim::Adam>(params, optim::AdamOptions(1e-3));
+  });
+}
+
+TEST_F(CudaGraph, StepGraphWithAdamWAmsgradMatchesEagerOver50Steps) {
+  expect_step_graph_matches_eager(small_mlp, {128, 784}, [](std::vector<Tensor> params) {
+    return std::make_unique<optim::AdamW>(
+        params, optim::AdamWOptions(1e-3).weight_decay(0.1).amsgrad(true));
+  });
+}
+
+// A graph that captured an Adam step, replayed after the optimizer is gone or its state was
+// replaced, throws instead of updating with stale counts.
+TEST_F(CudaGraph, AdamReplayAfterTheOptimizerChangedThrows) {
   nn::Linear fc(8, 4);
   fc->to(kCUDA);
   Tensor x = randn({16, 8}, kCUDA);
-  optim::Adam adam(fc->parameters(), optim::AdamOptions(1e-3));
-  cuda::StepGraph adam_step(
+  auto adam = std::make_unique<optim::Adam>(fc->parameters(), optim::AdamOptions(1e-3));
+  optim::Adam* opt = adam.get();
+  cuda::StepGraph step(
       [&] {
-        adam.zero_grad();
+        opt->zero_grad();
         Tensor loss = fc->forward(x).square().mean();
         loss.backward();
-        adam.step();
+        opt->step();
         return loss;
       },
-      {&adam}, /*warmup_steps=*/1);
-  (void)adam_step();  // the warm-up step runs eagerly: Adam is fine there
-  std::string m = error_of([&] { (void)adam_step(); });
-  EXPECT_NE(m.find("Adam.step"), std::string::npos) << m;
+      {opt}, /*warmup_steps=*/1);
+  for (int i = 0; i < 3; ++i) (void)step();
+  EXPECT_TRUE(step.is_captured());
+  const auto& st = static_cast<const optim::AdamParamState&>(
+      *adam->state().at(fc->weight.unsafeGetTensorImpl()));
+  EXPECT_EQ(st.step(), 3);
+  // Moved: the graph follows the optimizer to its new home.
+  optim::Adam moved(std::move(*adam));
+  opt = &moved;
+  (void)step();
+  EXPECT_EQ(
+      static_cast<const optim::AdamParamState&>(*moved.state().at(fc->weight.unsafeGetTensorImpl()))
+          .step(),
+      4);
+  // State replaced: the captured kernels would update the old tensors.
+  moved.load_state_dict(moved.state_dict());
+  std::string m = error_of([&] { (void)step(); });
+  EXPECT_NE(m.find("state changed since the capture"), std::string::npos) << m;
+  step.recapture();
+  (void)step();
+  // Destroyed.
+  {
+    optim::Adam gone(std::move(moved));
+    opt = &gone;
+    step.recapture();
+    (void)step();
+  }
+  m = error_of([&] { (void)step(); });
+  EXPECT_NE(m.find("no longer exists"), std::string::npos) << m;
+}
+
+TEST_F(CudaGraph, StepGraphRefusesAdagrad) {
+  nn::Linear fc(8, 4);
+  fc->to(kCUDA);
+  Tensor x = randn({16, 8}, kCUDA);
+  optim::Adagrad adagrad(fc->parameters(), optim::AdagradOptions(1e-2));
+  cuda::StepGraph adagrad_step(
+      [&] {
+        adagrad.zero_grad();
+        Tensor loss = fc->forward(x).square().mean();
+        loss.backward();
+        adagrad.step();
+        return loss;
+      },
+      {&adagrad}, /*warmup_steps=*/1);
+  (void)adagrad_step();  // the warm-up step runs eagerly: Adagrad is fine there
+  std::string m = error_of([&] { (void)adagrad_step(); });
+  EXPECT_NE(m.find("Adagrad.step"), std::string::npos) << m;
   EXPECT_NE(m.find("CUDA graph"), std::string::npos) << m;
-  EXPECT_FALSE(adam_step.is_captured());
+  EXPECT_FALSE(adagrad_step.is_captured());
   EXPECT_EQ(cuda::getCurrentStream(), cuda::getDefaultStream());
   // Eager training goes on.
   optim::SGD sgd(fc->parameters(), optim::SGDOptions(0.1));

@@ -4,10 +4,12 @@
 // state, zero_grad, closures, moves after construction, non-contiguous parameters, errors.
 #include <ember/core/functions.h>
 #include <ember/core/grad_mode.h>
+#include <ember/core/native.h>
 #include <ember/optim/optim.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -384,3 +386,46 @@ TEST(Optimizer, LargeParameterUsesThreads) {
 }
 
 }  // namespace
+
+// The fused Adam kernel reads {step_size, bias_correction2_sqrt} from memory when step_scalars
+// is set (the path a CUDA graph's replays use): the same update, bit for bit, as the scalars
+// passed by value, for Adam, AdamW and amsgrad, float32 and float64.
+TEST(Optimizer, AdamStepScalarsFromMemoryMatchByValue) {
+  for (ScalarType dtype : {kFloat32, kFloat64}) {
+    for (bool decoupled : {false, true}) {
+      for (bool amsgrad : {false, true}) {
+        manual_seed(7);
+        const auto make = [&] { return randn({1000}, dtype); };
+        const Tensor p0 = make(), g = make(), m0 = make(), v0 = make().abs(), vmax0 = v0 * 2;
+        AdamStepArgs args;
+        args.lr = 1e-2;
+        args.beta1 = 0.9;
+        args.beta2 = 0.99;
+        args.eps = 1e-8;
+        args.weight_decay = 0.1;
+        args.amsgrad = amsgrad;
+        args.decoupled_weight_decay = decoupled;
+        const double step = 7;
+        args.step_size = args.lr / (1 - std::pow(args.beta1, step));
+        args.bias_correction2_sqrt = std::sqrt(1 - std::pow(args.beta2, step));
+        std::vector<Tensor> by_value = {p0.clone(), m0.clone(), v0.clone(), vmax0.clone()};
+        std::vector<Tensor> from_memory = {p0.clone(), m0.clone(), v0.clone(), vmax0.clone()};
+        const auto run = [&](std::vector<Tensor>& t, const AdamStepArgs& a) {
+          const std::vector<Tensor> vmax = {amsgrad ? t[3] : Tensor()};
+          native::adam_step_({t[0]}, {g}, {t[1]}, {t[2]}, vmax, a);
+        };
+        run(by_value, args);
+        const double scalars[2] = {args.step_size, args.bias_correction2_sqrt};
+        AdamStepArgs read = args;
+        read.step_size = 123;  // ignored: the kernel reads the memory
+        read.bias_correction2_sqrt = 456;
+        read.step_scalars = scalars;
+        run(from_memory, read);
+        for (size_t k = 0; k < by_value.size(); ++k)
+          EXPECT_TRUE(equal(by_value[k], from_memory[k])) << dtype << " decoupled " << decoupled
+                                                          << " amsgrad " << amsgrad << " " << k;
+        EXPECT_FALSE(equal(by_value[0], p0));  // the step did something
+      }
+    }
+  }
+}
