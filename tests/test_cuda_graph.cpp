@@ -510,7 +510,8 @@ TEST_F(CudaGraph, AdamReplayAfterTheOptimizerChangedThrows) {
   const auto& st = static_cast<const optim::AdamParamState&>(
       *adam->state().at(fc->weight.unsafeGetTensorImpl()));
   EXPECT_EQ(st.step(), 3);
-  // Moved: the graph follows the optimizer to its new home.
+  // Moved: the counts carry on (StepGraph, which holds the old address, sees the learning
+  // rates gone and captures again).
   optim::Adam moved(std::move(*adam));
   opt = &moved;
   (void)step();
