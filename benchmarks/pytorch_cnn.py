@@ -155,6 +155,10 @@ def main():
     p.add_argument("--tf32", action="store_true", help="allow TF32 in cuDNN and matmuls")
     p.add_argument("--cudnn-benchmark", action="store_true")
     p.add_argument("--graph", action="store_true", help="replay each step from a CUDA graph")
+    p.add_argument("--fused", action="store_true", help="the optimizer's fused CUDA step")
+    p.add_argument("--compile", action="store_true",
+                   help="torch.compile the net (Inductor, max-autotune without its own CUDA "
+                        "graphs: --graph captures the compiled step)")
     p.add_argument("--metrics", default="")
     p.add_argument("--plot", default="")
     a = p.parse_args()
@@ -176,12 +180,16 @@ def main():
     if a.test_samples > 0:
         vx, vy = vx[:a.test_samples], vy[:a.test_samples]
     net = CNN(a.bn).to(dev)
+    fused = {"fused": True} if a.fused else {}
     if a.optimizer == "sgd":
-        opt = torch.optim.SGD(net.parameters(), lr=a.lr if a.lr > 0 else 0.05, momentum=0.9)
+        opt = torch.optim.SGD(net.parameters(), lr=a.lr if a.lr > 0 else 0.05, momentum=0.9,
+                              **fused)
     else:  # a captured Adam step keeps its step count on the device
         opt = torch.optim.Adam(net.parameters(), lr=a.lr if a.lr > 0 else 1e-3,
-                               **({"capturable": True} if a.graph else {}))
-    graphed = GraphedStep(net, opt) if a.graph else None
+                               **({"capturable": True} if a.graph else {}),
+                               **fused)
+    step_net = torch.compile(net, mode="max-autotune-no-cudagraphs") if a.compile else net
+    graphed = GraphedStep(step_net, opt) if a.graph else None
     model = "cnn-bn-32-64-128-10" if a.bn else "cnn-32-64-128-10"
     n, bs = tx.shape[0], a.batch_size
     steps = (n + bs - 1) // bs
@@ -207,7 +215,7 @@ def main():
             else:
                 x, y = tx.index_select(0, idx), ty.index_select(0, idx)
                 opt.zero_grad()
-                loss = F.cross_entropy(net(x), y)
+                loss = F.cross_entropy(step_net(x), y)
                 loss.backward()
                 opt.step()
             loss_sum += loss.detach()
@@ -237,6 +245,7 @@ def main():
     print(json.dumps({"model": model, "framework": f"pytorch {torch.__version__}",
                       "device": a.device, "epochs": a.epochs, "batch_size": bs,
                       "optimizer": a.optimizer, "tf32": a.tf32, "graph": a.graph,
+                      "fused": a.fused, "compile": a.compile,
                       "train_samples_per_s": steady_samples / steady_s if steady_s else 0.0,
                       "epoch_s_steady": steady_s / steady_epochs,
                       "test_acc": records[-1]["test_acc"], "wall_s": time.perf_counter() - wall0}))

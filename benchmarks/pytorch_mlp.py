@@ -2,7 +2,7 @@
 # the same last JSON line. Used by tools/gpu_visit.sh to time PyTorch in the same visit. --graph
 # replays the whole training step from a CUDA graph (pytorch_cnn.py's GraphedStep).
 # Usage: python3 benchmarks/pytorch_mlp.py --data DIR [--device cuda] [--epochs 3] [--batch-size 128]
-#        [--graph]
+#        [--graph] [--fused] [--compile]
 import argparse, gzip, json, time
 
 import numpy as np
@@ -33,6 +33,10 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-normalize", dest="normalize", action="store_false")
     p.add_argument("--graph", action="store_true", help="replay each step from a CUDA graph")
+    p.add_argument("--fused", action="store_true", help="the optimizer's fused CUDA step")
+    p.add_argument("--compile", action="store_true",
+                   help="torch.compile the net (Inductor, max-autotune without its own CUDA "
+                        "graphs: --graph captures the compiled step)")
     a = p.parse_args()
     wall0 = time.perf_counter()
     torch.manual_seed(a.seed)
@@ -41,8 +45,10 @@ def main():
     vx, vy = load(a.data, "t10k", dev, a.normalize)
     net = torch.nn.Sequential(torch.nn.Linear(784, 512), torch.nn.ReLU(), torch.nn.Linear(512, 256),
                               torch.nn.ReLU(), torch.nn.Linear(256, 10)).to(dev)
-    opt = torch.optim.SGD(net.parameters(), lr=a.lr, momentum=0.9)
-    graphed = GraphedStep(net, opt) if a.graph else None
+    opt = torch.optim.SGD(net.parameters(), lr=a.lr, momentum=0.9,
+                          **({"fused": True} if a.fused else {}))
+    step_net = torch.compile(net, mode="max-autotune-no-cudagraphs") if a.compile else net
+    graphed = GraphedStep(step_net, opt) if a.graph else None
     n, bs = tx.shape[0], a.batch_size
     steps = (n + bs - 1) // bs
     steady_s = steady_samples = acc = 0.0
@@ -57,7 +63,7 @@ def main():
                 continue
             x, y = tx.index_select(0, idx), ty.index_select(0, idx)
             opt.zero_grad()
-            loss = F.cross_entropy(net(x), y)
+            loss = F.cross_entropy(step_net(x), y)
             loss.backward()
             opt.step()
             loss_sum += loss.detach()
@@ -73,7 +79,7 @@ def main():
         print(f"epoch {epoch}/{a.epochs}: train loss {train_loss:.4f}, test accuracy "
               f"{100 * acc:.2f}%, {epoch_s:.2f} s, {n / epoch_s:.0f} samples/s")
     print(json.dumps({"model": "mlp-784-512-256-10", "framework": f"pytorch {torch.__version__}",
-                      "graph": a.graph,
+                      "graph": a.graph, "fused": a.fused, "compile": a.compile,
                       "device": a.device, "epochs": a.epochs, "batch_size": bs,
                       "train_samples_per_s": steady_samples / steady_s,
                       "epoch_s_steady": steady_s / max(1, a.epochs - 1), "test_acc": acc,

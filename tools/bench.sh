@@ -26,7 +26,8 @@ tools/bench.sh gpu STAGE [OUT]   (H200, one 10-minute call each)
   cnn        conv, batch norm and the CNN twins (tools/gpu_cnn_visit.sh)
   quick      sort/topk/index beside PyTorch (tools/gpu_quick_check.sh)
   graph      builds with examples into $GPU_BUILD, then --graph off/on beside PyTorch eager and
-             PyTorch + CUDA graph, and the accuracy seeds (tools/gpu_graph_check.sh)
+             PyTorch + CUDA graph, PyTorch graph + fused SGD + torch.compile (COMPILED=0 skips),
+             and the accuracy seeds (tools/gpu_graph_check.sh)
   profile    kernels of one MLP/CNN step, ember and PyTorch (tools/gpu_profile_step.sh; after
              `graph`, or any build with examples in $GPU_BUILD)
   reliability  CUDA soaks and compute-sanitizer counts (tools/gpu_reliability.sh)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 16's figures: ember's mlp and cnn examples with --graph off and on, against PyTorch
 # eager and PyTorch with the whole step in a CUDA graph (benchmarks/pytorch_{mlp,cnn}.py
-# [--graph]), run alternately for ROUNDS rounds (batch 128, SGD, fp32, TF32 off), then the MLP's
+# [--graph], and --graph --fused --compile: PyTorch's best), run alternately for ROUNDS rounds (batch 128, SGD, fp32, TF32 off), then the MLP's
 # test accuracy after 5 epochs for seeds 0-2, graph and eager. Prints a table (summary.txt).
 # Usage (GPU machine, repo root, after a build with examples in $B, data in .device/data):
 #   B=/tmp/ember-gpu-build tools/gpu_graph_check.sh OUT
@@ -14,7 +14,7 @@ ROUNDS="${ROUNDS:-2}"
 run() {  # run LABEL COMMAND...: appends the command's last JSON line to OUT/LABEL.jsonl
   local label=$1
   shift
-  timeout 120 "$@" >"$OUT/$label.log" 2>&1 || echo "$label: failed (see $label.log)"
+  timeout "${T:-120}" "$@" >"$OUT/$label.log" 2>&1 || echo "$label: failed (see $label.log)"
   grep '^{' "$OUT/$label.log" | tail -n 1 >>"$OUT/$label.jsonl"
 }
 common=(--data "$DATA" --device cuda --epochs 3 --batch-size 128)
@@ -27,6 +27,12 @@ for ((r = 1; r <= ROUNDS; ++r)); do
   run ember_cnn_graph "$B/examples/cnn" "${common[@]}" --graph on
   run torch_cnn_eager python3 benchmarks/pytorch_cnn.py "${common[@]}"
   run torch_cnn_graph python3 benchmarks/pytorch_cnn.py "${common[@]}" --graph
+  # PyTorch's best: the step in a CUDA graph, the fused SGD, and torch.compile (Inductor,
+  # max-autotune) inside the graph; COMPILED=0 skips them (compiling takes minutes).
+  if [ "${COMPILED:-1}" = 1 ]; then
+    T=600 run torch_mlp_best python3 benchmarks/pytorch_mlp.py "${common[@]}" --graph --fused --compile
+    T=600 run torch_cnn_best python3 benchmarks/pytorch_cnn.py "${common[@]}" --graph --fused --compile
+  fi
 done
 for seed in 0 1 2; do
   run acc_mlp_graph "$B/examples/mlp" --data "$DATA" --device cuda --seed $seed --graph on
@@ -40,7 +46,8 @@ def rows(label):
     return [json.loads(l) for l in f.read_text().splitlines() if l.strip()] if f.exists() else []
 print(f"{'run':18} {'samples/s (best, all)':>40} {'test acc':>9}")
 for label in ("ember_mlp_eager", "ember_mlp_graph", "torch_mlp_eager", "torch_mlp_graph",
-              "ember_cnn_eager", "ember_cnn_graph", "torch_cnn_eager", "torch_cnn_graph"):
+              "torch_mlp_best", "ember_cnn_eager", "ember_cnn_graph", "torch_cnn_eager",
+              "torch_cnn_graph", "torch_cnn_best"):
     r = rows(label)
     s = [x["train_samples_per_s"] for x in r]
     print(f"{label:18} {max(s) if s else 0:>12.0f} {str([round(v) for v in s]):>27} "
