@@ -188,3 +188,19 @@ TEST_F(CudaModule, SeesRecordedSmallOpsAndRunsOnTheCurrentStream) {
 }
 
 }  // namespace
+
+// A tensor on another GPU than the module's is refused before the launch, by cuda::Module
+// and by ElementwiseKernel (needs two GPUs; skipped on one).
+TEST_F(CudaModule, TensorOnAnotherDeviceIsRefusedBeforeTheLaunch) {
+  if (cuda::device_count() < 2) GTEST_SKIP() << "needs two CUDA devices";
+  cuda::Module mod(kSource);  // compiled for cuda:0, the current device
+  const Tensor a = ones({8}, kCUDA), c = empty({8}, kCUDA);
+  const Tensor b1 = ones({8}, Device(kCUDA, 1));
+  std::string m = message_of([&] { mod.function("add").launch({1}, {32}, a, b1, c, 8); });
+  EXPECT_NE(m.find("argument 1 is a tensor on cuda:1 but the module runs on cuda:0"),
+            std::string::npos)
+      << m;
+  cuda::ElementwiseKernel add("float32 x, float32 y", "float32 z", "z = x + y", "add2");
+  m = message_of([&] { (void)add(a, b1); });
+  EXPECT_NE(m.find("tensors on cuda:0 and cuda:1"), std::string::npos) << m;
+}
