@@ -2,7 +2,6 @@
 // (almost always one), and each bucket is one fused adam_step with host bias corrections.
 #include <ember/optim/adam.h>
 
-#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -28,24 +27,44 @@ void check_adam_options(const char* who, double lr, double beta1, double beta2, 
   EMBER_CHECK(weight_decay >= 0, who, ": invalid weight_decay value: ", weight_decay);
 }
 
+namespace {
+
+// Adam's bias-corrected step size lr / (1 - beta1^step) and sqrt(1 - beta2^step), in double
+// as PyTorch computes them: for the eager step and for each replay of a captured one.
+void set_bias_corrections(AdamStepArgs& args, int64_t step) {
+  const double t = static_cast<double>(step);
+  args.step_size = args.lr / (1 - std::pow(args.beta1, t));
+  args.bias_correction2_sqrt = std::sqrt(1 - std::pow(args.beta2, t));
+}
+
 // An Adam step captured in a CUDA graph. The captured kernels read {step_size,
-// bias_correction2_sqrt} from device memory, one pair per step count among the parameters;
-// before each replay this advances those parameters' host step counts, as the eager step
-// would, and writes the pairs the new counts give (the same doubles the eager step computes,
-// so graphed and eager training round alike). The learning rate is the captured one
+// bias_correction2_sqrt} from device memory, one pair per (device, step count) among the
+// parameters; before each replay this advances those parameters' host step counts, as the
+// eager step would, and writes the pairs the new counts give (the same doubles the eager step
+// computes, so graphed and eager training round alike). The learning rate is the captured one
 // (cuda::StepGraph captures again when it changes).
 template <class State>
 struct CapturedAdamStep {
   struct Group {                              // the parameters at one step count on one device
     int64_t step = 0;                         // the captured update's step count
-    Tensor scalars;                           // float64 [2] on their device
+    Tensor scalars;                           // float64 [2] on their device (the graph's pool)
     std::vector<void*> keys;                  // their state keys
     std::vector<const TensorImpl*> exp_avgs;  // their exp_avg at the capture
   };
   std::shared_ptr<Optimizer*> owner;
   const char* who = nullptr;
-  double lr = 0, beta1 = 0, beta2 = 0;
+  AdamStepArgs args;  // the captured hyperparameters
   std::vector<Group> groups;
+
+  Group& group_for(Device device, int64_t step) {
+    for (Group& g : groups) {
+      if (g.scalars.device() == device && g.step == step) return g;
+    }
+    Group& g = groups.emplace_back();
+    g.step = step;
+    g.scalars = empty({2}, TensorOptions(kFloat64).device(device));
+    return g;
+  }
 
   void operator()() const {
     Optimizer* opt = *owner;
@@ -64,30 +83,41 @@ struct CapturedAdamStep {
         st->step(st->step() + 1);
         step = st->step();
       }
+      AdamStepArgs now = args;
+      set_bias_corrections(now, step);
       Tensor host = empty({2}, kFloat64);
       double* v = host.template data_ptr<double>();
-      v[0] = lr / (1 - std::pow(beta1, static_cast<double>(step)));
-      v[1] = std::sqrt(1 - std::pow(beta2, static_cast<double>(step)));
+      v[0] = now.step_size;
+      v[1] = now.bias_correction2_sqrt;
       g.scalars.copy_(host);  // on the replay's stream, before the launch
     }
   }
 };
 
+}  // namespace
+
 template <class State>
 void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer& opt,
                      const AdamHyper& h, FusedBatch& batch) {
   Optimizer::StateMap& state = opt.state();
+  AdamStepArgs args;
+  args.lr = h.lr;
+  args.beta1 = h.beta1;
+  args.beta2 = h.beta2;
+  args.eps = h.eps;
+  args.weight_decay = h.weight_decay;
+  args.amsgrad = h.amsgrad;
+  args.decoupled_weight_decay = h.decoupled_weight_decay;
   // Inside a capture the update is recorded, not run: the host step counts advance at each
   // replay instead (CapturedAdamStep), and the kernels read their bias corrections from
   // device memory.
-  const bool capturing = cuda::is_current_stream_capturing();
-  struct Captured {
-    void* key;
-    const TensorImpl* exp_avg;
-    int64_t step;
-    Device device;
-  };
-  std::vector<Captured> captured;
+  std::shared_ptr<CapturedAdamStep<State>> replay;
+  if (cuda::is_current_stream_capturing()) {
+    replay = std::make_shared<CapturedAdamStep<State>>();
+    replay->owner = opt.handle();
+    replay->who = who;
+    replay->args = args;
+  }
   batch.reset(5);
   for (const Tensor& p : group.params()) {
     const Tensor& g = p.grad();
@@ -109,60 +139,25 @@ void adam_group_step(const char* who, OptimizerParamGroup& group, Optimizer& opt
       match_param(st.max_exp_avg_sq(), p);
     }
     const int64_t step = st.step() + 1;
-    if (capturing) {
-      captured.push_back(
-          {p.unsafeGetTensorImpl(), st.exp_avg().unsafeGetTensorImpl(), step, p.device()});
+    if (replay) {
+      auto& captured = replay->group_for(p.device(), step);
+      captured.keys.push_back(p.unsafeGetTensorImpl());
+      captured.exp_avgs.push_back(st.exp_avg().unsafeGetTensorImpl());
     } else {
       st.step(step);
     }
     batch.add(step,
               {p, g, st.exp_avg(), st.exp_avg_sq(), h.amsgrad ? st.max_exp_avg_sq() : Tensor()});
   }
-  AdamStepArgs args;
-  args.lr = h.lr;
-  args.beta1 = h.beta1;
-  args.beta2 = h.beta2;
-  args.eps = h.eps;
-  args.weight_decay = h.weight_decay;
-  args.amsgrad = h.amsgrad;
-  args.decoupled_weight_decay = h.decoupled_weight_decay;
-  std::shared_ptr<CapturedAdamStep<State>> replay;
-  if (capturing && !captured.empty()) {
-    replay = std::make_shared<CapturedAdamStep<State>>();
-    replay->owner = opt.handle();
-    replay->who = who;
-    replay->lr = h.lr;
-    replay->beta1 = h.beta1;
-    replay->beta2 = h.beta2;
-  }
   for (const auto& b : batch.buckets()) {
-    const double step = static_cast<double>(b.tag);
-    args.step_size = h.lr / (1 - std::pow(h.beta1, step));
-    args.bias_correction2_sqrt = std::sqrt(1 - std::pow(h.beta2, step));
-    if (replay) {  // one pair of scalars per (device, step), shared by its dtypes' buckets
-      auto& groups = replay->groups;
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
-        return g.scalars.device() == b.device && g.step == b.tag;
-      });
-      if (it == groups.end()) {
-        typename CapturedAdamStep<State>::Group g;
-        g.step = b.tag;
-        g.scalars = empty({2}, TensorOptions(kFloat64).device(b.device));  // the graph's pool
-        for (const Captured& c : captured) {
-          if (c.step == b.tag && c.device == b.device) {
-            g.keys.push_back(c.key);
-            g.exp_avgs.push_back(c.exp_avg);
-          }
-        }
-        groups.push_back(std::move(g));
-        it = groups.end() - 1;
-      }
-      args.step_scalars = it->scalars.template data_ptr<double>();
+    set_bias_corrections(args, b.tag);
+    if (replay) {  // one pair per (device, step), shared by the dtypes' buckets
+      args.step_scalars = replay->group_for(b.device, b.tag).scalars.template data_ptr<double>();
     }
     native::adam_step_(b.list(0), b.list(1), b.list(2), b.list(3), b.list(4), args);
   }
   batch.finish();
-  if (replay) cuda::on_each_replay([replay] { (*replay)(); });
+  if (replay && !replay->groups.empty()) cuda::on_each_replay([replay] { (*replay)(); });
 }
 
 template void adam_group_step<AdamParamState>(const char*, OptimizerParamGroup&, Optimizer&,

@@ -29,8 +29,8 @@ Tensor AdamW::step(LossClosure closure) {
     const double beta1 = std::get<0>(o.betas()), beta2 = std::get<1>(o.betas());
     detail::check_adam_options("AdamW", o.lr(), beta1, beta2, o.eps(), o.weight_decay());
     detail::adam_group_step<AdamWParamState>(
-        "AdamW", group, *this,
-        {o.lr(), beta1, beta2, o.eps(), o.weight_decay(), o.amsgrad(), true}, batch_);
+        "AdamW", group, *this, {o.lr(), beta1, beta2, o.eps(), o.weight_decay(), o.amsgrad(), true},
+        batch_);
   }
   return loss;
 }

@@ -422,8 +422,8 @@ TEST(Optimizer, AdamStepScalarsFromMemoryMatchByValue) {
         read.step_scalars = scalars;
         run(from_memory, read);
         for (size_t k = 0; k < by_value.size(); ++k)
-          EXPECT_TRUE(equal(by_value[k], from_memory[k])) << dtype << " decoupled " << decoupled
-                                                          << " amsgrad " << amsgrad << " " << k;
+          EXPECT_TRUE(equal(by_value[k], from_memory[k]))
+              << dtype << " decoupled " << decoupled << " amsgrad " << amsgrad << " " << k;
         EXPECT_FALSE(equal(by_value[0], p0));  // the step did something
       }
     }
