@@ -23,11 +23,12 @@ std::atomic<int> g_captures_underway{0};
 
 namespace {
 
-// The captures underway: device, stream, the graph's device-side generator state and the
-// random counters reserved in the capture so far.
+// The captures underway: device, stream, private pool, the graph's device-side generator
+// state and the random counters reserved in the capture so far.
 struct Capture {
   int device;
   cudaStream_t stream;
+  MempoolId pool;
   uint64_t* rng_state;
   uint64_t rng_counters;
   std::vector<std::function<void()>> replay_hooks;  // on_each_replay's
@@ -38,9 +39,9 @@ std::vector<Capture>& captures() {
   return *all;
 }
 
-void add_capture(int device, cudaStream_t stream, uint64_t* rng_state) {
+void add_capture(int device, cudaStream_t stream, MempoolId pool, uint64_t* rng_state) {
   std::lock_guard<std::mutex> lock(g_mu);
-  captures().push_back(Capture{device, stream, rng_state, 0, {}});
+  captures().push_back(Capture{device, stream, pool, rng_state, 0, {}});
   g_captures_underway.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -152,6 +153,34 @@ void on_each_replay(std::function<void()> f) {
               " is not being captured");
 }
 
+Tensor replay_buffer(IntArrayRef sizes, ScalarType dtype) {
+  const int device = this_device();
+  const cudaStream_t stream = peek_current_stream(device);
+  MempoolId pool = 0;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    for (const auto& c : captures()) {
+      if (c.device == device && c.stream == stream) pool = c.pool;
+    }
+  }
+  EMBER_CHECK(pool != 0, "cuda::replay_buffer: the current stream of cuda:", device,
+              " is not being captured");
+  // Routed to the stream's normal cache for this one allocation: freed, the block returns
+  // there, and Graph::reset makes that stream wait for the last replay first.
+  end_allocate_to_pool(device, stream);
+  Tensor t;
+  std::exception_ptr failed;
+  try {
+    t = empty(sizes, TensorOptions(dtype).device(Device(kCUDA, device)));
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  begin_allocate_to_pool(device, pool, stream);
+  release_pool(device, pool);  // begin took a second reference
+  if (failed) std::rethrow_exception(failed);
+  return t;
+}
+
 bool is_current_stream_capturing() {
   return capture_underway() && is_capturing(peek_current_stream(this_device()));
 }
@@ -237,7 +266,7 @@ void Graph::capture_begin(MempoolId pool) {
   save_generator(rng_saved_);
   const MempoolId id = pool != 0 ? pool : graph_pool_handle();
   begin_allocate_to_pool(device, id, stream);
-  add_capture(device, stream, static_cast<uint64_t*>(rng_state_));
+  add_capture(device, stream, id, static_cast<uint64_t*>(rng_state_));
   // Relaxed: cudaMalloc stays legal in this thread (the private pool grows; cuBLAS and the
   // fused cross entropy create per-stream workspaces on first use); the illegal calls are
   // refused by ember's own checks, before they reach CUDA.

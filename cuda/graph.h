@@ -6,6 +6,7 @@
 #include <functional>
 #include <vector>
 
+#include <ember/core/tensor.h>
 #include <ember/cuda/api.h>
 
 namespace ember {
@@ -121,6 +122,14 @@ bool is_current_stream_capturing();
 // propagates f's exceptions and launches nothing. Throws when the current stream is not being
 // captured.
 void on_each_replay(std::function<void()> f);
+
+// Device memory for such values: a tensor of `sizes` and `dtype` on the device being captured
+// on the current stream, allocated outside the capture's private pool and held until its last
+// user lets go (after the graph's reset, its blocks wait for the last replay). The private pool
+// lends blocks freed earlier in the capture to later allocations, so a buffer allocated there
+// could share memory with a captured temporary, which the replay would then write over what
+// the hook wrote. Throws when the current stream is not being captured.
+Tensor replay_buffer(IntArrayRef sizes, ScalarType dtype);
 
 // The stream GraphCapture captures on by default for `device` (-1: the current one): one pool
 // stream per device, the same each time. Warm up on it before capturing, as PyTorch does on

@@ -46,8 +46,9 @@ void set_bias_corrections(AdamStepArgs& args, int64_t step) {
 template <class State>
 struct CapturedAdamStep {
   struct Group {                              // the parameters at one step count on one device
+    Device device{kCPU};                      // their device
     int64_t step = 0;                         // the captured update's step count
-    Tensor scalars;                           // float64 [2] on their device (the graph's pool)
+    Tensor scalars;                           // float64 [2] on their device (replay_buffer)
     std::vector<void*> keys;                  // their state keys
     std::vector<const TensorImpl*> exp_avgs;  // their exp_avg at the capture
   };
@@ -58,11 +59,14 @@ struct CapturedAdamStep {
 
   Group& group_for(Device device, int64_t step) {
     for (Group& g : groups) {
-      if (g.scalars.device() == device && g.step == step) return g;
+      if (g.device == device && g.step == step) return g;
     }
     Group& g = groups.emplace_back();
+    g.device = device;
     g.step = step;
-    g.scalars = empty({2}, TensorOptions(kFloat64).device(device));
+    EMBER_CHECK(device.index() == cuda::current_device(), who, ": a parameter on ", device,
+                " in a step captured on cuda:", cuda::current_device());
+    g.scalars = cuda::replay_buffer({2}, kFloat64);
     return g;
   }
 

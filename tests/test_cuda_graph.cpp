@@ -256,6 +256,34 @@ TEST_F(CudaGraph, RandomOpsDrawNewNumbersEachReplay) {
   }
 }
 
+// What an on_each_replay hook writes into a replay_buffer reaches the captured kernels: the
+// buffer shares no memory with a temporary freed earlier in the capture, whose block the
+// private pool would lend to the next allocation of its size and the replay would overwrite
+// (the cause of Adam's captured bias corrections going wrong inside a whole step).
+TEST_F(CudaGraph, ReplayBufferKeepsWhatTheHookWrote) {
+  for (int64_t n : {64, 100000}) {  // batched small ops, and kernels of their own
+    const Tensor x = randn({n}, kCUDA);
+    cuda::Graph g;
+    Tensor out;
+    double value = 0;
+    {
+      cuda::GraphCapture capture(g);
+      { const Tensor temporary = x * 2; }  // its block returns to the pool within the capture
+      const Tensor buffer = cuda::replay_buffer({n}, kFloat32);
+      cuda::on_each_replay([buffer, &value] { buffer.copy_(full({buffer.numel()}, value)); });
+      out = buffer + x;
+    }
+    for (int r = 1; r <= 3; ++r) {
+      value = 10.0 * r;
+      g.replay();
+      EXPECT_TRUE(allclose(out.cpu(), x.cpu() + value)) << "n " << n << " replay " << r;
+    }
+  }
+  EXPECT_NE(error_of([] { (void)cuda::replay_buffer({2}, kFloat64); })
+                .find("cuda::replay_buffer: the current stream of cuda:"),
+            std::string::npos);
+}
+
 // Inference: a forward captured under NoGradGuard, replayed over new inputs.
 TEST_F(CudaGraph, InferenceForwardUnderNoGrad) {
   manual_seed(0);
@@ -617,3 +645,4 @@ TEST(CudaGraphNoGpu, StepGraphThrowsAClearError) {
 }
 
 }  // namespace
+

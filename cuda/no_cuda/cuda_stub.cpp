@@ -82,6 +82,7 @@ bool is_pinned(const void*) { return false; }
 // ---- CUDA graphs: nothing can be captured, so nothing is ever held ----
 bool is_current_stream_capturing() { return false; }
 void on_each_replay(std::function<void()>) { no_cuda("cuda::on_each_replay"); }
+Tensor replay_buffer(IntArrayRef, ScalarType) { no_cuda("cuda::replay_buffer"); }
 MempoolId graph_pool_handle() { no_cuda("cuda::graph_pool_handle"); }
 Stream graph_capture_stream(int) { no_cuda("cuda::graph_capture_stream"); }
 Graph::~Graph() = default;
