@@ -279,8 +279,9 @@ TEST_F(CudaGraph, ReplayBufferKeepsWhatTheHookWrote) {
       EXPECT_TRUE(allclose(out.cpu(), x.cpu() + value)) << "n " << n << " replay " << r;
     }
   }
-  EXPECT_NE(error_of([] { (void)cuda::replay_buffer({2}, kFloat64); })
-                .find("cuda::replay_buffer: the current stream of cuda:"),
+  EXPECT_NE(error_of([] {
+              (void)cuda::replay_buffer({2}, kFloat64);
+            }).find("cuda::replay_buffer: the current stream of cuda:"),
             std::string::npos);
 }
 
@@ -645,4 +646,3 @@ TEST(CudaGraphNoGpu, StepGraphThrowsAClearError) {
 }
 
 }  // namespace
-
