@@ -13,13 +13,12 @@
 
 namespace examples {
 
-// --graph auto|on|off (Options::graph). auto: on for CUDA with SGD; Adam is captured with
-// --graph on (optim/step_graph.h).
+// --graph auto|on|off (Options::graph). auto: on for CUDA (SGD and Adam: optim/step_graph.h).
 template <class Options>
 void add_graph_option(CLI::App& app, Options& opt) {
   app.add_option("--graph", opt.graph,
-                 "replay each full batch's training step from a CUDA graph: auto (on for CUDA "
-                 "with sgd), on or off; the last partial batch runs eagerly")
+                 "replay each full batch's training step from a CUDA graph: auto (on for "
+                 "CUDA), on or off; the last partial batch runs eagerly")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
 }
@@ -76,7 +75,7 @@ class TrainStep {
   std::unique_ptr<ember::cuda::StepGraph> graph_;
 };
 
-// Whether --graph asks for a graph on this device with this optimizer.
+// Whether --graph asks for a graph on this device.
 template <class Options>
 bool use_graph(const Options& opt, const ember::Device& device) {
   if (opt.graph == "off") return false;
@@ -84,7 +83,7 @@ bool use_graph(const Options& opt, const ember::Device& device) {
     if (!device.is_cuda()) throw std::runtime_error("--graph on needs --device cuda");
     return true;
   }
-  return device.is_cuda() && opt.optimizer == "sgd";
+  return device.is_cuda();
 }
 
 }  // namespace examples
