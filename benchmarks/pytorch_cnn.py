@@ -95,16 +95,19 @@ class GraphedStep:
     plans, autograd's threads, the optimizer's state), then its step is captured once: forward,
     loss, backward (into gradients that live in the graph's memory pool) and the optimizer step.
     Capturing runs nothing: it follows the last warm-up step, and every later step of that batch
-    size copies its batch into the static inputs and replays the graph."""
+    size copies its batch into the static inputs and replays the graph. With `tail_net` (the
+    uncompiled net of a torch.compile'd one), batch sizes after the first run eagerly through
+    it, as ember's examples run the last partial batch: no recompilation and autotuning for the
+    tail's shape."""
 
-    def __init__(self, net, opt, warmup=3):
-        self.net, self.opt, self.warmup = net, opt, warmup
+    def __init__(self, net, opt, warmup=3, tail_net=None):
+        self.net, self.opt, self.warmup, self.tail_net = net, opt, warmup, tail_net
         self.graphs, self.seen = {}, {}
         self.side = torch.cuda.Stream()
 
-    def eager(self, x, y):
+    def eager(self, x, y, net=None):
         self.opt.zero_grad(set_to_none=True)
-        loss = F.cross_entropy(self.net(x), y)
+        loss = F.cross_entropy((net or self.net)(x), y)
         loss.backward()
         self.opt.step()
         return loss.detach()
@@ -118,6 +121,8 @@ class GraphedStep:
             g.replay()
             return sloss
         x, y = tx.index_select(0, idx), ty.index_select(0, idx)
+        if self.tail_net is not None and self.seen and m not in self.seen:
+            return self.eager(x, y, self.tail_net)
         self.side.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(self.side):
             loss = self.eager(x, y)
@@ -189,7 +194,7 @@ def main():
                                **({"capturable": True} if a.graph else {}),
                                **fused)
     step_net = torch.compile(net, mode="max-autotune-no-cudagraphs") if a.compile else net
-    graphed = GraphedStep(step_net, opt) if a.graph else None
+    graphed = GraphedStep(step_net, opt, tail_net=net if a.compile else None) if a.graph else None
     model = "cnn-bn-32-64-128-10" if a.bn else "cnn-32-64-128-10"
     n, bs = tx.shape[0], a.batch_size
     steps = (n + bs - 1) // bs

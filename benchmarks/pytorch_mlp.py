@@ -48,7 +48,7 @@ def main():
     opt = torch.optim.SGD(net.parameters(), lr=a.lr, momentum=0.9,
                           **({"fused": True} if a.fused else {}))
     step_net = torch.compile(net, mode="max-autotune-no-cudagraphs") if a.compile else net
-    graphed = GraphedStep(step_net, opt) if a.graph else None
+    graphed = GraphedStep(step_net, opt, tail_net=net if a.compile else None) if a.graph else None
     n, bs = tx.shape[0], a.batch_size
     steps = (n + bs - 1) // bs
     steady_s = steady_samples = acc = 0.0
