@@ -5,6 +5,7 @@
 #include <limits>
 
 #include <ember/core/dispatch.h>
+#include <ember/cpu/kernels.h>
 #include <ember/cpu/loops.h>
 #include <ember/cpu/parallel.h>
 #include <ember/common/reduce_geometry.h>

@@ -16,7 +16,8 @@ void register_binary_kernels();         // cpu/binary.cpp (tensor-tensor, tensor
 void register_ternary_kernels();        // cpu/ternary.cpp (where, masked_fill, clamp)
 void register_copy_kernels();           // cpu/copy.cpp (copy, fill)
 void register_random_kernels();         // cpu/random.cpp
-void register_reduce_kernels();         // cpu/reduce.cpp
+void register_reduce_kernels();         // cpu/reduce.cpp; it also calls:
+void register_arg_reduce_kernels();     // cpu/arg_reduce.cpp (max_dim, min_dim)
 void register_gemm_kernels();           // cpu/gemm.cpp
 void register_softmax_kernels();        // cpu/softmax.cpp
 void register_index_kernels();          // cpu/index.cpp

@@ -277,8 +277,6 @@ void norm_kernel(const Tensor& out, const Tensor& in, IntArrayRef dims, const Sc
 
 }  // namespace
 
-void register_arg_reduce_kernels();  // cpu/arg_reduce.cpp: max_dim, min_dim
-
 void register_reduce_kernels() {
   register_kernel<Op::sum>(kCPU, sum_kernel);
   register_kernel<Op::prod>(kCPU, prod_kernel);
