@@ -25,8 +25,11 @@ void for_each_tensor(const F& f, std::initializer_list<TensorList> lists) {
       ptr[k++] = list[i].data_ptr<T>();
     }
     parallel_range(params[i].numel(), kParallelGrain, [&](int64_t begin, int64_t end) {
-      T* const* p = ptr.data();
-      for (int64_t j = begin; j < end; ++j) f(p, j);
+      // Local copies: a store through a tensor pointer could alias the caller's functor or
+      // pointer array, which would keep the compiler from vectorizing the loop for AVX2.
+      const F step = f;
+      const std::array<T*, F::N> p = ptr;
+      for (int64_t j = begin; j < end; ++j) step(p.data(), j);
     });
   }
 }
