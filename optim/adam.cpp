@@ -61,12 +61,13 @@ struct CapturedAdamStep {
     for (Group& g : groups) {
       if (g.device == device && g.step == step) return g;
     }
+    EMBER_CHECK(device.index() == cuda::current_device(), who, ": a parameter on ", device,
+                " in a step captured on cuda:", cuda::current_device());
+    Tensor scalars = cuda::replay_buffer({2}, kFloat64);
     Group& g = groups.emplace_back();
     g.device = device;
     g.step = step;
-    EMBER_CHECK(device.index() == cuda::current_device(), who, ": a parameter on ", device,
-                " in a step captured on cuda:", cuda::current_device());
-    g.scalars = cuda::replay_buffer({2}, kFloat64);
+    g.scalars = std::move(scalars);
     return g;
   }
 

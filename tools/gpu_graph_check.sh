@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 16's figures: ember's mlp and cnn examples with --graph off and on, against PyTorch
 # eager and PyTorch with the whole step in a CUDA graph (benchmarks/pytorch_{mlp,cnn}.py
-# [--graph], and --graph --fused --compile: PyTorch's best), run alternately for ROUNDS rounds (batch 128, SGD, fp32, TF32 off), then the MLP's
-# test accuracy after 5 epochs for seeds 0-2, graph and eager. Prints a table (summary.txt).
+# [--graph], and --graph --fused --compile: PyTorch's best), run alternately for ROUNDS rounds
+# (batch 128, SGD, fp32, TF32 off), then the MLP's test accuracy after 5 epochs for seeds 0-2,
+# graph and eager. Prints a table (summary.txt).
 # Usage (GPU machine, repo root, after a build with examples in $B, data in .device/data):
 #   B=/tmp/ember-gpu-build tools/gpu_graph_check.sh OUT
 set -uo pipefail
