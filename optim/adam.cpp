@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 #include <ember/core/error.h>
 #include <ember/core/functions.h>
