@@ -21,9 +21,20 @@ profile() {  # profile LABEL COMMAND... (the command takes --max-steps N appende
     >"$OUT/$label.json"
   rm -f "$OUT/$label.$A.csv" "$OUT/$label.$Z.csv"
 }
-profile ember_mlp "$B/examples/mlp" --device cuda --data "$DATA" --epochs 1
-profile torch_mlp python3 tools/pytorch_roundtrip.py train --model mlp --epochs 1 \
-  --device cuda --data "$DATA" --out /tmp/profile_mlp.pt
-profile ember_cnn "$B/examples/cnn" --device cuda --data "$DATA" --epochs 1 --test-samples 1000
-profile torch_cnn python3 tools/pytorch_roundtrip.py train --model cnn --epochs 1 \
-  --device cuda --data "$DATA" --out /tmp/profile_cnn.pt
+# WHICH picks the runs (default: all); ember's examples run with --graph on (the default on
+# CUDA) and off.
+WHICH="${WHICH:-ember_mlp_graph ember_mlp_eager torch_mlp ember_cnn_graph ember_cnn_eager torch_cnn}"
+for w in $WHICH; do
+  mode=off; [ "${w##*_}" = graph ] && mode=on
+  case $w in
+    ember_mlp_graph | ember_mlp_eager)
+      profile "$w" "$B/examples/mlp" --device cuda --data "$DATA" --epochs 1 \
+        --graph $mode ;;
+    ember_cnn_graph | ember_cnn_eager)
+      profile "$w" "$B/examples/cnn" --device cuda --data "$DATA" --epochs 1 --test-samples 1000 \
+        --graph $mode ;;
+    torch_mlp | torch_cnn)
+      profile "$w" python3 tools/pytorch_roundtrip.py train --model "${w#torch_}" --epochs 1 \
+        --device cuda --data "$DATA" --out "/tmp/profile_$w.pt" ;;
+  esac
+done
