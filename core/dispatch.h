@@ -42,6 +42,12 @@ using ScanArgKernel = void (*)(const Tensor& values, const Tensor& indices, cons
                                int64_t dim);
 using GemmKernel = void (*)(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& beta,
                             const Scalar& alpha);
+// out [m, n] = bias [n] (every row) + alpha * a @ b (ops.def's addmm_bias).
+using GemmBiasKernel = void (*)(const Tensor& out, const Tensor& a, const Tensor& b,
+                                const Tensor& bias, const Scalar& alpha);
+// grad_w [n, k] = g^T @ x and grad_b [n] = g's column sums (ops.def's linear_weight_bias_grad).
+using GemmBiasGradKernel = void (*)(const Tensor& grad_w, const Tensor& grad_b, const Tensor& g,
+                                    const Tensor& x);
 using SoftmaxKernel = void (*)(const Tensor& out, const Tensor& in, int64_t dim);
 using IndexKernel = void (*)(const Tensor& out, const Tensor& in, int64_t dim, const Tensor& index);
 // Options of the fused cross entropy; reduction as PyTorch's at::Reduction (0 none, 1 mean,

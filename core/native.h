@@ -5,6 +5,8 @@
 // core/ops.def. Not installed.
 #pragma once
 
+#include <utility>
+
 #include <ember/core/dispatch.h>
 #include <ember/core/tensor.h>
 
@@ -48,6 +50,10 @@ void cross_entropy_backward(const Tensor& grad_input, const Tensor& grad_out, co
 Tensor index_rows(const Tensor& t, const Tensor& index);
 // grad_out where result > 0, else 0 (float tensors of one shape and dtype); a new tensor.
 Tensor relu_backward(const Tensor& grad_out, const Tensor& result);
+
+// linear's weight and bias gradients from grad_out [m, n] and input [m, k] (contiguous, one
+// dtype, non-empty): (grad_out^T @ input [n, k], grad_out summed over rows [n]).
+std::pair<Tensor, Tensor> linear_weight_bias_grad(const Tensor& grad_out, const Tensor& input);
 
 // In place on every tensor of the lists (one device; params[i]'s shape and dtype throughout).
 void sgd_step_(TensorList params, TensorList grads, TensorList momentum_buffers,

@@ -235,6 +235,13 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
   Tensor out = empty_on(out_shape, mat1.dtype(), mat1.device());
   if (out.numel() == 0) return out;
   const DeviceType dev = mat1.device().type();
+  // linear's case, a bias row added once: one kernel that fuses it where the backend can.
+  if (k > 0 && beta.equal(1) && ds >= 1 && self.sizes()[ds - 1] == n && self.numel() == n &&
+      self.strides()[ds - 1] == 1) {
+    kernel<Op::addmm_bias>(dev)(out, gemm_operand(mat1), gemm_operand(mat2),
+                                ds == 1 ? self : self.view({n}), alpha);
+    return out;
+  }
   const bool beta_zero = beta.toDouble() == 0.0;
   if (!beta_zero) out.copy_(self.expand(out_shape));
   if (k == 0) {  // nothing to add: beta * self

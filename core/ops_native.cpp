@@ -102,6 +102,21 @@ Tensor relu_backward(const Tensor& grad_out, const Tensor& result) {
   return grad_in;
 }
 
+std::pair<Tensor, Tensor> linear_weight_bias_grad(const Tensor& grad_out, const Tensor& input) {
+  EMBER_CHECK(grad_out.dim() == 2 && input.dim() == 2 && grad_out.sizes()[0] == input.sizes()[0] &&
+                  grad_out.dtype() == input.dtype() && grad_out.is_contiguous() &&
+                  input.is_contiguous() && grad_out.numel() > 0 && input.numel() > 0,
+              "linear_weight_bias_grad: expected contiguous non-empty [m, n] and [m, k] of one "
+              "dtype, got ", shape_str(grad_out.sizes()), " ", grad_out.dtype(), " and ",
+              shape_str(input.sizes()), " ", input.dtype());
+  const int64_t n = grad_out.sizes()[1], k = input.sizes()[1];
+  const int64_t w_shape[2] = {n, k};
+  Tensor grad_w = empty_on(IntArrayRef(w_shape, 2), grad_out.dtype(), grad_out.device());
+  Tensor grad_b = empty_on(IntArrayRef(&n, 1), grad_out.dtype(), grad_out.device());
+  run<Op::linear_weight_bias_grad>(grad_w, grad_b, grad_out, input);
+  return {grad_w, grad_b};
+}
+
 void sgd_step_(TensorList params, TensorList grads, TensorList momentum_buffers,
                const SgdStepArgs& args) {
   run<Op::sgd_step>(params, grads, momentum_buffers, args);

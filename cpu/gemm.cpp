@@ -1,10 +1,11 @@
-// CPU GEMM (addmm, baddbmm): large float32 products go to the packed AVX2 kernel (sgemm.cpp),
-// the rest to Eigen with each operand mapped in place as row- or column-major (transposed
-// views cost nothing). Large products are split across our own threads, because Eigen
-// parallelizes only under OpenMP, which ember does not use.
+// CPU GEMM (addmm, baddbmm, addmm_bias, linear_weight_bias_grad): large float32 products go
+// to the packed AVX2 kernel (sgemm.cpp), the rest to Eigen with each operand mapped in place
+// as row- or column-major (transposed views cost nothing). Large products are split across
+// our own threads, because Eigen parallelizes only under OpenMP, which ember does not use.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include <ember/common/gemm_operand.h>
 #include <ember/core/dispatch.h>
@@ -137,11 +138,43 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
   });
 }
 
+// addmm_bias: bias copied to every row of out, then the product added (beta 1), as addmm
+// with a broadcast self computes it.
+void gemm_bias_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias,
+                      const Scalar& alpha) {
+  EMBER_DISPATCH_FLOATING_TYPES(out.dtype(), "addmm", [&] {
+    const int64_t m = out.sizes()[0], n = out.sizes()[1];
+    const scalar_t* pb = bias.data_ptr<scalar_t>();
+    scalar_t* c = out.data_ptr<scalar_t>();
+    for (int64_t i = 0; i < m; ++i) std::copy(pb, pb + n, c + i * n);
+    gemm_batch<scalar_t>(out, a, b, scalar_t(1), alpha.to<scalar_t>());
+  });
+}
+
+// linear_weight_bias_grad: grad_w = g^T @ x by the GEMM above, grad_b = g's column sums
+// accumulated in double in row order.
+void gemm_bias_grad_kernel(const Tensor& grad_w, const Tensor& grad_b, const Tensor& g,
+                           const Tensor& x) {
+  EMBER_DISPATCH_FLOATING_TYPES(g.dtype(), "linear_weight_bias_grad", [&] {
+    gemm_batch<scalar_t>(grad_w, g.t(), x, scalar_t(0), scalar_t(1));
+    const int64_t m = g.sizes()[0], n = g.sizes()[1];
+    const scalar_t* pg = g.data_ptr<scalar_t>();
+    std::vector<double> sums(static_cast<size_t>(n), 0.0);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) sums[j] += pg[i * n + j];
+    }
+    scalar_t* pb = grad_b.data_ptr<scalar_t>();
+    for (int64_t j = 0; j < n; ++j) pb[j] = static_cast<scalar_t>(sums[j]);
+  });
+}
+
 }  // namespace
 
 void register_gemm_kernels() {
   register_kernel<Op::addmm>(kCPU, gemm_kernel);
   register_kernel<Op::baddbmm>(kCPU, gemm_kernel);
+  register_kernel<Op::addmm_bias>(kCPU, gemm_bias_kernel);
+  register_kernel<Op::linear_weight_bias_grad>(kCPU, gemm_bias_grad_kernel);
 }
 
 }  // namespace cpu

@@ -1,5 +1,6 @@
-// CUDA GEMM (addmm, baddbmm) through cuBLAS: row-major products computed as column-major
-// C^T = B^T A^T, transposed views passed as transpose flags (never copied), TF32 on request.
+// CUDA GEMM (addmm, baddbmm, addmm_bias, linear_weight_bias_grad) through cuBLAS, cuBLASLt for
+// the fused bias epilogues: row-major products computed as column-major C^T = B^T A^T,
+// transposed views passed as transpose flags (never copied), TF32 on request.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -16,6 +17,7 @@
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/capture.h>
+#include <ember/cuda/gemm_lt.h>
 #include <ember/cuda/gemm_small.h>
 #include <ember/cuda/handle_pool.h>
 #include <ember/cuda/kernels.h>
@@ -68,7 +70,7 @@ void bind_stream(Handle& handle, cudaStream_t stream) {
 }
 
 // The calling thread's handle for `device` (already current), set to the current stream.
-cublasHandle_t handle_for(int device) {
+Handle& bound_handle(int device) {
   Handle& handle = ThreadHandles<Handle>::get(device, [device](Handle& fresh) {
     // Graph::capture_begin makes the capturing thread's handle first (prepare_blas_for_capture)
     check_stream_not_capturing("matmul: creating a cuBLAS handle", device,
@@ -77,14 +79,16 @@ cublasHandle_t handle_for(int device) {
   });
   // Every call: the current stream may have changed since the last product.
   bind_stream(handle, current_stream());
-  return handle.h;
+  return handle;
 }
+cublasHandle_t handle_for(int device) { return bound_handle(device).h; }
 
 }  // namespace
 
 void prepare_blas_for_capture(int device) {
   DeviceGuard guard(device);
   (void)handle_for(device);
+  prepare_lt_for_capture(device);
 }
 
 namespace {
@@ -190,11 +194,100 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
   }
 }
 
+// cuBLASLt's problem for `call` (batch 1) with an epilogue: the same column-major product.
+LtProblem lt_problem(const GemmCall& c, cublasLtEpilogue_t epilogue) {
+  return {c.trans_first, c.trans_second, c.n, c.m, c.k, c.ldb, c.lda, c.ldc, epilogue,
+          float32_matmul_allows_tf32()};
+}
+
+std::pair<void*, size_t> workspace_of(int device) {
+  Handle& handle = bound_handle(device);
+  const size_t bytes = workspace_bytes();
+  if (bytes == 0) return {nullptr, 0};
+  return {workspace_for(handle, current_stream(), bytes), bytes};
+}
+
+// addmm_bias: float32 small products (outside a capture) in our own kernel with the bias in
+// its store; other float32 ones in one cuBLASLt call with the BIAS epilogue (D = y^T, whose
+// rows are the output features); float64, or a shape cuBLASLt declines, as bias rows and
+// then the product with beta 1.
+void gemm_bias_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias,
+                      const Scalar& alpha) {
+  if (out.numel() == 0) return;
+  EMBER_CHECK(out.is_contiguous() && bias.is_contiguous(),
+              "addmm: the CUDA kernel expects a contiguous output and bias");
+  DeviceGuard guard(out.device().index());
+  const int64_t m = out.sizes()[0], n = out.sizes()[1];
+  if (out.dtype() == kFloat32) {
+    const int64_t k = a.sizes()[1];
+    if (!capture_underway() && small_gemm_applies(m, n, k)) {
+      small_sgemm(m, n, k, a.data_ptr<float>(), a.strides()[0], a.strides()[1], b.data_ptr<float>(),
+                  b.strides()[0], b.strides()[1], out.data_ptr<float>(), alpha.to<float>(), 0.0f,
+                  bias.data_ptr<float>());
+      return;
+    }
+    int device = 0;
+    EMBER_CUDA_CHECK(cudaGetDevice(&device));
+    const GemmCall call = plan(out, a, b);
+    const auto [ws, ws_bytes] = workspace_of(device);
+    if (lt_matmul(device, lt_problem(call, CUBLASLT_EPILOGUE_BIAS), b.data_ptr<float>(),
+                  a.data_ptr<float>(), out.data_ptr<float>(), bias.data_ptr<float>(),
+                  alpha.to<float>(), ws, ws_bytes)) {
+      return;
+    }
+    fill_rows(out.data_ptr<float>(), bias.data_ptr<float>(), m, n);
+  } else if (out.dtype() == kFloat64) {
+    fill_rows(out.data_ptr<double>(), bias.data_ptr<double>(), m, n);
+  } else {
+    EMBER_THROW("addmm: dtype ", out.dtype(), " is not supported (needs float32 or float64)");
+  }
+  gemm_kernel(out, a, b, 1.0, alpha);
+}
+
+// linear_weight_bias_grad: float32 in one cuBLASLt call, D = grad_w^T [k x n] = x^T-view (N)
+// @ g-view (T) over the batch, with BGRADB summing g over the batch into grad_b; otherwise
+// the product and then the column sums.
+void gemm_bias_grad_kernel(const Tensor& grad_w, const Tensor& grad_b, const Tensor& g,
+                           const Tensor& x) {
+  if (grad_w.numel() == 0) return;
+  DeviceGuard guard(g.device().index());
+  const int64_t m = g.sizes()[0], n = g.sizes()[1], k = x.sizes()[1];
+  if (g.dtype() == kFloat32) {
+    int device = 0;
+    EMBER_CUDA_CHECK(cudaGetDevice(&device));
+    const LtProblem p{CUBLAS_OP_N,
+                      CUBLAS_OP_T,
+                      as_int(k, "k"),
+                      as_int(n, "n"),
+                      as_int(m, "m"),
+                      as_int(k, "leading dimension"),
+                      as_int(n, "leading dimension"),
+                      as_int(k, "leading dimension"),
+                      CUBLASLT_EPILOGUE_BGRADB,
+                      float32_matmul_allows_tf32()};
+    const auto [ws, ws_bytes] = workspace_of(device);
+    if (lt_matmul(device, p, x.data_ptr<float>(), g.data_ptr<float>(), grad_w.data_ptr<float>(),
+                  grad_b.data_ptr<float>(), 1.0f, ws, ws_bytes)) {
+      return;
+    }
+    gemm_kernel(grad_w, g.t(), x, 0.0, 1.0);
+    column_sums(grad_b.data_ptr<float>(), g.data_ptr<float>(), m, n);
+  } else if (g.dtype() == kFloat64) {
+    gemm_kernel(grad_w, g.t(), x, 0.0, 1.0);
+    column_sums(grad_b.data_ptr<double>(), g.data_ptr<double>(), m, n);
+  } else {
+    EMBER_THROW("linear_weight_bias_grad: dtype ", g.dtype(),
+                " is not supported (needs float32 or float64)");
+  }
+}
+
 }  // namespace
 
 void register_gemm_kernels() {
   register_kernel<Op::addmm>(kCUDA, gemm_kernel);
   register_kernel<Op::baddbmm>(kCUDA, gemm_kernel);
+  register_kernel<Op::addmm_bias>(kCUDA, gemm_bias_kernel);
+  register_kernel<Op::linear_weight_bias_grad>(kCUDA, gemm_bias_grad_kernel);
 }
 
 }  // namespace cuda

@@ -1,5 +1,6 @@
 // The one-launch float32 GEMM for small products (cuda/gemm_small.cu), which cuda/gemm.cpp
-// uses instead of cuBLAS below EMBER_CUDA_SMALL_GEMM_MACS multiply-adds (default 2^26).
+// uses instead of cuBLAS below EMBER_CUDA_SMALL_GEMM_MACS multiply-adds (default 2^26), and
+// the bias helpers of its paths without cuBLASLt.
 #pragma once
 
 #include <cstdint>
@@ -11,9 +12,18 @@ namespace cuda {
 bool small_gemm_applies(int64_t m, int64_t n, int64_t k);
 
 // c [m, n] (contiguous) = alpha * A @ B + beta * c (c not read when beta == 0), on the current
-// stream; A(i, l) = a[i * sa0 + l * sa1], B(l, j) = b[l * sb0 + j * sb1].
+// stream; A(i, l) = a[i * sa0 + l * sa1], B(l, j) = b[l * sb0 + j * sb1]. A non-null bias [n]
+// is added to every row after the product.
 void small_sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t sa0, int64_t sa1,
-                 const float* b, int64_t sb0, int64_t sb1, float* c, float alpha, float beta);
+                 const float* b, int64_t sb0, int64_t sb1, float* c, float alpha, float beta,
+                 const float* bias = nullptr);
+
+// out [m, n] (contiguous) = row [n] on every row; out [n] = in [m, n] summed over rows (in
+// double). float and double, on the current stream.
+template <class T>
+void fill_rows(T* out, const T* row, int64_t m, int64_t n);
+template <class T>
+void column_sums(T* out, const T* in, int64_t m, int64_t n);
 
 }  // namespace cuda
 }  // namespace ember

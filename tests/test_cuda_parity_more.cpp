@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include <ember/core/dispatch.h>
+#include <ember/core/native.h>
 #include <ember/nn/functional_loss.h>
 
 #include "cuda_parity.h"
@@ -255,6 +256,70 @@ void addmm_case() {
             gemm_tol());
       }
     }
+  }
+}
+
+// addmm with a bias row (linear's forward): a 1-D and a [1, n] bias, alpha 1 and 2, small
+// products (CUDA: our own kernel with the bias in its store) and ones past the small-GEMM
+// limit (cuBLASLt's BIAS epilogue), weights read transposed as linear reads them, and
+// operands at an odd offset (cuBLASLt told their alignment).
+void addmm_bias_case() {
+  Sweep sw("addmm_bias");
+  std::vector<Mnk> sizes = {{1, 1, 1}, {7, 5, 3}, {128, 784, 512}};
+  if (!small_mode()) sizes.push_back({300, 520, 480});  // 74.9M multiply-adds: cuBLASLt
+  for (const Mnk& g : sizes) {
+    for (ScalarType t : {kFloat32, kFloat64}) {
+      for (Layout wl : {Layout::kContiguous, Layout::kOffset}) {
+        const std::vector<Pair> in = {make_pair({g.m, g.k}, t, wl), make_pair({g.n, g.k}, t, wl),
+                                      make_pair({g.n}, t, wl), make_pair({1, g.n}, t, wl)};
+        const std::string what = label("addmm_bias", {g.m, g.k, g.n}, t, wl);
+        sw.run(
+            what + " linear", [](const Tensors& x) { return ember::linear(x[0], x[1], x[2]); },
+            in, gemm_tol());
+        sw.run(
+            what + " [1, n] alpha 2",
+            [](const Tensors& x) { return ember::addmm(x[3], x[0], x[1].t(), 1, 2); }, in,
+            gemm_tol());
+      }
+    }
+  }
+}
+
+// linear's weight and bias gradients in one kernel (CUDA: cuBLASLt's BGRADB for float32),
+// through autograd as a training step reaches it, against the CPU's mm and sum; and under
+// create_graph, where AddmmBackward0 keeps differentiable ops.
+void linear_weight_bias_grad_case() {
+  Sweep sw("linear_weight_bias_grad");
+  std::vector<Mnk> sizes = {{1, 1, 1}, {7, 5, 3}, {128, 784, 512}, {128, 256, 10}};
+  if (!small_mode()) sizes.push_back({300, 520, 480});
+  for (const Mnk& g : sizes) {
+    for (ScalarType t : {kFloat32, kFloat64}) {
+      const Pair x = make_pair({g.m, g.k}, t, Layout::kContiguous);
+      const Pair w = make_pair({g.n, g.k}, t, Layout::kContiguous);
+      const Pair b = make_pair({g.n}, t, Layout::kContiguous);
+      const Pair up = make_pair({g.m, g.n}, t, Layout::kContiguous);
+      for (bool create_graph : {false, true}) {
+        const Fn fn = [create_graph](const Tensors& in) {
+          Tensor xi = in[0].detach().requires_grad_(true);
+          Tensor wi = in[1].detach().requires_grad_(true);
+          Tensor bi = in[2].detach().requires_grad_(true);
+          Tensor y = ember::linear(xi, wi, bi);
+          auto grads = ember::autograd::grad({(y * in[3]).sum()}, {xi, wi, bi}, {},
+                                             /*retain_graph=*/std::nullopt, create_graph);
+          return Tensors{y.detach(), grads[0].detach(), grads[1].detach(), grads[2].detach()};
+        };
+        sw.run(label("linear_weight_bias_grad", {g.m, g.k, g.n}, t, Layout::kContiguous) +
+                   (create_graph ? " create_graph" : ""),
+               fn, {x.cpu, w.cpu, b.cpu, up.cpu}, {x.gpu, w.gpu, b.gpu, up.gpu},
+               reduce_tol(g.m * g.k));
+      }
+    }
+  }
+  // The front-end's checks, on both devices.
+  for (Device d : {Device(kCPU), Device(kCUDA)}) {
+    const Tensor g2 = ember::ones({4, 3}, TensorOptions().device(d));
+    EXPECT_THROW(native::linear_weight_bias_grad(g2, ember::ones({5, 2}, g2.options())), Error);
+    EXPECT_THROW(native::linear_weight_bias_grad(g2.t(), ember::ones({3, 2}, g2.options())), Error);
   }
 }
 
@@ -708,6 +773,8 @@ CaseList other_cases() {
     c.push_back({op, [op] { optim_step_case(op); }});
   reduction_cases(&c);
   c.push_back({"addmm", addmm_case});
+  c.push_back({"addmm_bias", addmm_bias_case});
+  c.push_back({"linear_weight_bias_grad", linear_weight_bias_grad_case});
   c.push_back({"baddbmm", baddbmm_case});
   c.push_back({"composite_matmul", matmul_composite});
   c.push_back({"softmax", [] { softmax_case(false); }});
