@@ -64,17 +64,17 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
   // linear's layer on CUDA (a 1-D bias, W.t()): the weight and bias gradients in one kernel
   // (cuBLASLt's BGRADB) in a plain backward; under create_graph, and on the CPU, mm and the
   // engine's sum (the CPU's rounding as it always was).
-  const bool linear_layer = beta.equal(1) && alpha.equal(1) && b_cm && self.dim() == 1 &&
-                            self.device().type() == kCUDA;
+  const bool linear_layer =
+      beta.equal(1) && alpha.equal(1) && b_cm && self.dim() == 1 && self.device().type() == kCUDA;
   return record("AddmmBackward0", "addmm", {self, mat1, mat2}, out,
                 {if_needed(mat1, mat2), if_needed(mat2, mat1)},
                 [beta, alpha, a_cm, b_cm, linear_layer](FunctionNode& n,
                                                         const tensor_list& g) -> tensor_list {
                   tensor_list r(3);
                   if (linear_layer && !GradMode::is_enabled() && n.should_compute_output(0) &&
-                      n.should_compute_output(2) &&
-                      g[0].dim() == 2 && g[0].is_contiguous() && n.saved(0).is_contiguous() &&
-                      g[0].numel() > 0 && g[0].dtype() == n.saved(0).dtype()) {
+                      n.should_compute_output(2) && g[0].dim() == 2 && g[0].is_contiguous() &&
+                      n.saved(0).is_contiguous() && g[0].numel() > 0 &&
+                      g[0].dtype() == n.saved(0).dtype()) {
                     auto [grad_w, grad_b] = native::linear_weight_bias_grad(g[0], n.saved(0));
                     r[0] = std::move(grad_b);
                     r[2] = grad_w.t();

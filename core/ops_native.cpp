@@ -107,8 +107,9 @@ std::pair<Tensor, Tensor> linear_weight_bias_grad(const Tensor& grad_out, const 
                   grad_out.dtype() == input.dtype() && grad_out.is_contiguous() &&
                   input.is_contiguous() && grad_out.numel() > 0 && input.numel() > 0,
               "linear_weight_bias_grad: expected contiguous non-empty [m, n] and [m, k] of one "
-              "dtype, got ", shape_str(grad_out.sizes()), " ", grad_out.dtype(), " and ",
-              shape_str(input.sizes()), " ", input.dtype());
+              "dtype, got ",
+              shape_str(grad_out.sizes()), " ", grad_out.dtype(), " and ", shape_str(input.sizes()),
+              " ", input.dtype());
   const int64_t n = grad_out.sizes()[1], k = input.sizes()[1];
   const int64_t w_shape[2] = {n, k};
   Tensor grad_w = empty_on(IntArrayRef(w_shape, 2), grad_out.dtype(), grad_out.device());

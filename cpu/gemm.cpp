@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 #include <ember/common/gemm_operand.h>
 #include <ember/core/dispatch.h>
@@ -142,30 +141,17 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
 // with a broadcast self computes it.
 void gemm_bias_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias,
                       const Scalar& alpha) {
-  EMBER_DISPATCH_FLOATING_TYPES(out.dtype(), "addmm", [&] {
-    const int64_t m = out.sizes()[0], n = out.sizes()[1];
-    const scalar_t* pb = bias.data_ptr<scalar_t>();
-    scalar_t* c = out.data_ptr<scalar_t>();
-    for (int64_t i = 0; i < m; ++i) std::copy(pb, pb + n, c + i * n);
-    gemm_batch<scalar_t>(out, a, b, scalar_t(1), alpha.to<scalar_t>());
-  });
+  kernel<Op::copy>(kCPU)(out, bias.expand(out.sizes()), false);
+  gemm_kernel(out, a, b, 1.0, alpha);
 }
 
-// linear_weight_bias_grad: grad_w = g^T @ x by the GEMM above, grad_b = g's column sums
-// accumulated in double in row order.
+// linear_weight_bias_grad: grad_w = g^T @ x by the GEMM above, grad_b by sum's kernel over
+// g's rows (as the engine's sum_to reduces a broadcast bias's gradient).
 void gemm_bias_grad_kernel(const Tensor& grad_w, const Tensor& grad_b, const Tensor& g,
                            const Tensor& x) {
-  EMBER_DISPATCH_FLOATING_TYPES(g.dtype(), "linear_weight_bias_grad", [&] {
-    gemm_batch<scalar_t>(grad_w, g.t(), x, scalar_t(0), scalar_t(1));
-    const int64_t m = g.sizes()[0], n = g.sizes()[1];
-    const scalar_t* pg = g.data_ptr<scalar_t>();
-    std::vector<double> sums(static_cast<size_t>(n), 0.0);
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) sums[j] += pg[i * n + j];
-    }
-    scalar_t* pb = grad_b.data_ptr<scalar_t>();
-    for (int64_t j = 0; j < n; ++j) pb[j] = static_cast<scalar_t>(sums[j]);
-  });
+  gemm_kernel(grad_w, g.t(), x, 0.0, 1.0);
+  const int64_t rows = 0;
+  kernel<Op::sum>(kCPU)(grad_b.view({1, g.sizes()[1]}), g, IntArrayRef(&rows, 1), Scalar(0));
 }
 
 }  // namespace

@@ -196,8 +196,8 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
 
 // cuBLASLt's problem for `call` (batch 1) with an epilogue: the same column-major product.
 LtProblem lt_problem(const GemmCall& c, cublasLtEpilogue_t epilogue) {
-  return {c.trans_first, c.trans_second, c.n, c.m, c.k, c.ldb, c.lda, c.ldc, epilogue,
-          float32_matmul_allows_tf32()};
+  return {c.trans_first, c.trans_second, c.n,   c.m,      c.k,
+          c.ldb,         c.lda,          c.ldc, epilogue, float32_matmul_allows_tf32()};
 }
 
 std::pair<void*, size_t> workspace_of(int device) {
@@ -209,8 +209,8 @@ std::pair<void*, size_t> workspace_of(int device) {
 
 // addmm_bias: float32 small products (outside a capture) in our own kernel with the bias in
 // its store; other float32 ones in one cuBLASLt call with the BIAS epilogue (D = y^T, whose
-// rows are the output features); float64, or a shape cuBLASLt declines, as bias rows and
-// then the product with beta 1.
+// rows are the output features); float64, or a shape cuBLASLt declines, as the bias copied
+// to every row and then the product with beta 1.
 void gemm_bias_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& bias,
                       const Scalar& alpha) {
   if (out.numel() == 0) return;
@@ -235,23 +235,21 @@ void gemm_bias_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const
                   alpha.to<float>(), ws, ws_bytes)) {
       return;
     }
-    fill_rows(out.data_ptr<float>(), bias.data_ptr<float>(), m, n);
-  } else if (out.dtype() == kFloat64) {
-    fill_rows(out.data_ptr<double>(), bias.data_ptr<double>(), m, n);
-  } else {
+  } else if (out.dtype() != kFloat64) {
     EMBER_THROW("addmm: dtype ", out.dtype(), " is not supported (needs float32 or float64)");
   }
+  kernel<Op::copy>(kCUDA)(out, bias.expand(out.sizes()), false);
   gemm_kernel(out, a, b, 1.0, alpha);
 }
 
 // linear_weight_bias_grad: float32 in one cuBLASLt call, D = grad_w^T [k x n] = x^T-view (N)
 // @ g-view (T) over the batch, with BGRADB summing g over the batch into grad_b; otherwise
-// the product and then the column sums.
+// the product and then sum's kernel over the rows.
 void gemm_bias_grad_kernel(const Tensor& grad_w, const Tensor& grad_b, const Tensor& g,
                            const Tensor& x) {
   if (grad_w.numel() == 0) return;
   DeviceGuard guard(g.device().index());
-  const int64_t m = g.sizes()[0], n = g.sizes()[1], k = x.sizes()[1];
+  const int64_t m = g.sizes()[0], n = g.sizes()[1], k = x.sizes()[1];  // g [m, n], x [m, k]
   if (g.dtype() == kFloat32) {
     int device = 0;
     EMBER_CUDA_CHECK(cudaGetDevice(&device));
@@ -270,15 +268,13 @@ void gemm_bias_grad_kernel(const Tensor& grad_w, const Tensor& grad_b, const Ten
                   grad_b.data_ptr<float>(), 1.0f, ws, ws_bytes)) {
       return;
     }
-    gemm_kernel(grad_w, g.t(), x, 0.0, 1.0);
-    column_sums(grad_b.data_ptr<float>(), g.data_ptr<float>(), m, n);
-  } else if (g.dtype() == kFloat64) {
-    gemm_kernel(grad_w, g.t(), x, 0.0, 1.0);
-    column_sums(grad_b.data_ptr<double>(), g.data_ptr<double>(), m, n);
-  } else {
+  } else if (g.dtype() != kFloat64) {
     EMBER_THROW("linear_weight_bias_grad: dtype ", g.dtype(),
                 " is not supported (needs float32 or float64)");
   }
+  gemm_kernel(grad_w, g.t(), x, 0.0, 1.0);
+  const int64_t rows = 0;
+  kernel<Op::sum>(kCUDA)(grad_b.view({1, n}), g, IntArrayRef(&rows, 1), Scalar(0));
 }
 
 }  // namespace

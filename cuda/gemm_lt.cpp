@@ -31,11 +31,11 @@ struct Key {
   size_t workspace_bytes;
   uint32_t align_a, align_b, align_d;
   bool operator==(const Key& o) const {
-    return p.trans_a == o.p.trans_a && p.trans_b == o.p.trans_b && p.m == o.p.m &&
-           p.n == o.p.n && p.k == o.p.k && p.lda == o.p.lda && p.ldb == o.p.ldb &&
-           p.ldd == o.p.ldd && p.epilogue == o.p.epilogue && p.tf32 == o.p.tf32 &&
-           workspace_bytes == o.workspace_bytes && align_a == o.align_a &&
-           align_b == o.align_b && align_d == o.align_d;
+    return p.trans_a == o.p.trans_a && p.trans_b == o.p.trans_b && p.m == o.p.m && p.n == o.p.n &&
+           p.k == o.p.k && p.lda == o.p.lda && p.ldb == o.p.ldb && p.ldd == o.p.ldd &&
+           p.epilogue == o.p.epilogue && p.tf32 == o.p.tf32 &&
+           workspace_bytes == o.workspace_bytes && align_a == o.align_a && align_b == o.align_b &&
+           align_d == o.align_d;
   }
 };
 
@@ -96,10 +96,14 @@ Plan make_plan(cublasLtHandle_t h, const Key& key) {
       return cublasLtMatmulPreferenceSetAttribute(pref, attr, &value, sizeof(value));
     };
     cublasStatus_t st = pref_set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, key.workspace_bytes);
-    if (st == CUBLAS_STATUS_SUCCESS) st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, key.align_a);
-    if (st == CUBLAS_STATUS_SUCCESS) st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, key.align_b);
-    if (st == CUBLAS_STATUS_SUCCESS) st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, key.align_d);
-    if (st == CUBLAS_STATUS_SUCCESS) st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, key.align_d);
+    if (st == CUBLAS_STATUS_SUCCESS)
+      st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, key.align_a);
+    if (st == CUBLAS_STATUS_SUCCESS)
+      st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, key.align_b);
+    if (st == CUBLAS_STATUS_SUCCESS)
+      st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, key.align_d);
+    if (st == CUBLAS_STATUS_SUCCESS)
+      st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, key.align_d);
     cublasLtMatmulHeuristicResult_t result;
     int found = 0;
     if (st == CUBLAS_STATUS_SUCCESS) {

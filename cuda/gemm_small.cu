@@ -2,10 +2,8 @@
 // place of cuBLAS below a size limit: cuBLAS spends 10-15 us of host time per call there
 // (heuristics, split-K with a second kernel), against one 4 us launch for this kernel, and
 // such products are bound by host time, not by the GPU's. Larger ones still go to cuBLAS.
-// Also the two bias helpers of cuda/gemm.cpp's paths without cuBLASLt (rows, column sums).
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 
@@ -24,8 +22,9 @@ constexpr int kSide = kTile / kPer;  // 16 x 16 threads
 constexpr int kThreads = kSide * kSide;
 
 // c [m, n] (row-major, contiguous) = alpha * A [m, k] @ B [k, n] + beta * c (+ bias[j] when
-// bias is set); beta == 0: c is not read. A(i, l) = a[i * sa0 + l * sa1], B(l, j) = b[l * sb0 + j * sb1]; one of each pair
-// of strides is 1 (core's gemm_operand), so tiles are loaded along the unit stride.
+// bias is set); beta == 0: c is not read. A(i, l) = a[i * sa0 + l * sa1], B(l, j) = b[l * sb0 + j *
+// sb1]; one of each pair of strides is 1 (core's gemm_operand), so tiles are loaded along the unit
+// stride.
 __global__ void __launch_bounds__(kThreads)
     sgemm_small_kernel(int m, int n, int k, const float* __restrict__ a, int64_t sa0, int64_t sa1,
                        const float* __restrict__ b, int64_t sb0, int64_t sb1, float* __restrict__ c,
@@ -83,31 +82,6 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <class T>
-__global__ void fill_rows_kernel(T* __restrict__ out, const T* __restrict__ row, int64_t m,
-                                 int64_t n) {
-  const int64_t total = m * n;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    out[i] = row[i % n];
-  }
-}
-
-// One thread per column, rows in order, accumulated in double.
-template <class T>
-__global__ void column_sums_kernel(T* __restrict__ out, const T* __restrict__ in, int64_t m,
-                                   int64_t n) {
-  const int64_t j = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (j >= n) return;
-  double s = 0;
-  for (int64_t i = 0; i < m; ++i) s += in[i * n + j];
-  out[j] = static_cast<T>(s);
-}
-
-unsigned blocks_for(int64_t count, int threads) {
-  return static_cast<unsigned>(std::min<int64_t>((count + threads - 1) / threads, 65535));
-}
-
 int64_t small_gemm_limit() {
   static const int64_t limit = [] {
     const char* env = std::getenv("EMBER_CUDA_SMALL_GEMM_MACS");
@@ -134,22 +108,6 @@ void small_sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t sa0, i
       alpha, beta, bias);
   EMBER_CUDA_KERNEL_CHECK("addmm");
 }
-
-template <class T>
-void fill_rows(T* out, const T* row, int64_t m, int64_t n) {
-  fill_rows_kernel<T><<<blocks_for(m * n, 256), 256, 0, current_stream()>>>(out, row, m, n);
-  EMBER_CUDA_KERNEL_CHECK("addmm");
-}
-template <class T>
-void column_sums(T* out, const T* in, int64_t m, int64_t n) {
-  column_sums_kernel<T><<<static_cast<unsigned>((n + 127) / 128), 128, 0, current_stream()>>>(
-      out, in, m, n);
-  EMBER_CUDA_KERNEL_CHECK("linear_weight_bias_grad");
-}
-template void fill_rows<float>(float*, const float*, int64_t, int64_t);
-template void fill_rows<double>(double*, const double*, int64_t, int64_t);
-template void column_sums<float>(float*, const float*, int64_t, int64_t);
-template void column_sums<double>(double*, const double*, int64_t, int64_t);
 
 }  // namespace cuda
 }  // namespace ember

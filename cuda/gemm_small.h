@@ -1,6 +1,5 @@
 // The one-launch float32 GEMM for small products (cuda/gemm_small.cu), which cuda/gemm.cpp
-// uses instead of cuBLAS below EMBER_CUDA_SMALL_GEMM_MACS multiply-adds (default 2^26), and
-// the bias helpers of its paths without cuBLASLt.
+// uses instead of cuBLAS below EMBER_CUDA_SMALL_GEMM_MACS multiply-adds (default 2^26).
 #pragma once
 
 #include <cstdint>
@@ -17,13 +16,6 @@ bool small_gemm_applies(int64_t m, int64_t n, int64_t k);
 void small_sgemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t sa0, int64_t sa1,
                  const float* b, int64_t sb0, int64_t sb1, float* c, float alpha, float beta,
                  const float* bias = nullptr);
-
-// out [m, n] (contiguous) = row [n] on every row; out [n] = in [m, n] summed over rows (in
-// double). float and double, on the current stream.
-template <class T>
-void fill_rows(T* out, const T* row, int64_t m, int64_t n);
-template <class T>
-void column_sums(T* out, const T* in, int64_t m, int64_t n);
 
 }  // namespace cuda
 }  // namespace ember

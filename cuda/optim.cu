@@ -21,8 +21,8 @@ namespace cuda {
 namespace {
 
 constexpr int kThreads = 512;
-// Elements per block: the largest power of two from kMinChunk to kMaxChunk that still spreads
-// the lists over about kMaxBlocks blocks, so that a small model's step (the MLP's 535k
+// Elements per block: the smallest power of two from kMinChunk to kMaxChunk whose kMaxBlocks
+// chunks cover all the parameters, so that a small model's step (the MLP's 535k
 // parameters) fills the GPU in one launch (265 blocks of 2048, 5 us) where a fixed 65536
 // made 12 blocks that each walked 128 elements per thread (60 us), and a large one keeps few
 // launches.

@@ -274,8 +274,8 @@ void addmm_bias_case() {
                                       make_pair({g.n}, t, wl), make_pair({1, g.n}, t, wl)};
         const std::string what = label("addmm_bias", {g.m, g.k, g.n}, t, wl);
         sw.run(
-            what + " linear", [](const Tensors& x) { return ember::linear(x[0], x[1], x[2]); },
-            in, gemm_tol());
+            what + " linear", [](const Tensors& x) { return ember::linear(x[0], x[1], x[2]); }, in,
+            gemm_tol());
         sw.run(
             what + " [1, n] alpha 2",
             [](const Tensors& x) { return ember::addmm(x[3], x[0], x[1].t(), 1, 2); }, in,

@@ -14,13 +14,13 @@
 #include <functional>
 #include <vector>
 
-#define CK(x)                                                              \
-  do {                                                                     \
-    auto _s = (x);                                                         \
-    if ((int)_s != 0) {                                                    \
+#define CK(x)                                                             \
+  do {                                                                    \
+    auto _s = (x);                                                        \
+    if ((int)_s != 0) {                                                   \
       printf("ERROR %d at %s:%d: %s\n", (int)_s, __FILE__, __LINE__, #x); \
-      return -1.0f;                                                        \
-    }                                                                      \
+      return -1.0f;                                                       \
+    }                                                                     \
   } while (0)
 
 static cudaStream_t g_stream;
@@ -97,7 +97,8 @@ int main() {
   // Row-major layer y = x W^T + b as ember calls it: D = y^T [n_out x 128].
   const Shape shapes[] = {
       {"fwd1 128x784->512", CUBLAS_OP_T, CUBLAS_OP_N, 512, 128, 784, NONE, "-"},
-      {"fwd1 128x784->512", CUBLAS_OP_T, CUBLAS_OP_N, 512, 128, 784, CUBLASLT_EPILOGUE_BIAS, "BIAS"},
+      {"fwd1 128x784->512", CUBLAS_OP_T, CUBLAS_OP_N, 512, 128, 784, CUBLASLT_EPILOGUE_BIAS,
+       "BIAS"},
       {"fwd1 128x784->512", CUBLAS_OP_T, CUBLAS_OP_N, 512, 128, 784,
        CUBLASLT_EPILOGUE_RELU_AUX_BIAS, "RELU_AUX_BIAS"},
       {"fwd2 128x512->256", CUBLAS_OP_T, CUBLAS_OP_N, 256, 128, 512, NONE, "-"},
@@ -122,8 +123,8 @@ int main() {
       {"fwd1 1024x784->512", CUBLAS_OP_T, CUBLAS_OP_N, 512, 1024, 784, NONE, "-"},
   };
   const float one = 1.0f, zero = 0.0f;
-  printf("%-20s %-14s %10s %10s %10s %s\n", "gemm", "epilogue", "GemmEx", "Lt first",
-         "Lt best", "(algos)");
+  printf("%-20s %-14s %10s %10s %10s %s\n", "gemm", "epilogue", "GemmEx", "Lt first", "Lt best",
+         "(algos)");
   for (const Shape& s : shapes) {
     const int lda = s.ta == CUBLAS_OP_N ? s.m : s.k;
     const int ldb = s.tb == CUBLAS_OP_N ? s.k : s.n;
@@ -144,7 +145,8 @@ int main() {
     if (s.epilogue != NONE) {
       cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias));
     }
-    if (s.epilogue == CUBLASLT_EPILOGUE_RELU_AUX_BIAS || s.epilogue == CUBLASLT_EPILOGUE_DRELU_BGRAD) {
+    if (s.epilogue == CUBLASLT_EPILOGUE_RELU_AUX_BIAS ||
+        s.epilogue == CUBLASLT_EPILOGUE_DRELU_BGRAD) {
       const int64_t ld_aux = ((s.m + 127) / 128) * 128;
       cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, &aux,
                                      sizeof(aux));
@@ -163,7 +165,8 @@ int main() {
                                          sizeof(ws_bytes));
     cublasLtMatmulHeuristicResult_t res[16];
     int found = 0;
-    cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 16, res, &found);
+    cublasStatus_t hs =
+        cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, pref, 16, res, &found);
     float first = -1, best = 1e9;
     int best_i = -1;
     for (int i = 0; hs == CUBLAS_STATUS_SUCCESS && i < found; ++i) {
