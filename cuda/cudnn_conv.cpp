@@ -1,6 +1,6 @@
 // CUDA conv2d, conv2d_backward_input and conv2d_backward_weight through cuDNN 9's legacy
 // convolution API (cudnnConvolutionForward / BackwardData / BackwardFilter; the bias by
-// cudnnAddTensor). Descriptors and the algorithm choice are cached per geometry, so a call costs
+// ember's add_channel_bias). Descriptors and the algorithm choice are cached per geometry, so a call costs
 // a hash lookup and the cuDNN calls. The one file that includes cudnn.h; docs/cudnn.md says why
 // this API and how algorithms are chosen.
 #include <cuda_runtime.h>
@@ -23,6 +23,7 @@
 #include <ember/core/storage.h>
 #include <ember/cuda/allocator.h>
 #include <ember/cuda/api.h>
+#include <ember/cuda/channel_bias.h>
 #include <ember/cuda/check.h>
 #include <ember/cuda/cudnn_check.h>
 #include <ember/cuda/handle_pool.h>
@@ -156,7 +157,6 @@ struct Plan {
   int kind = kForward;
   cudnnTensorDescriptor_t x = nullptr;     // input / grad_input [N, C, H, W]
   cudnnTensorDescriptor_t y = nullptr;     // output / grad_out [N, O, OH, OW]
-  cudnnTensorDescriptor_t bias = nullptr;  // [1, O, 1, 1], forward only
   cudnnFilterDescriptor_t w = nullptr;     // weight / grad_weight [O, Cg, KH, KW]
   cudnnConvolutionDescriptor_t conv = nullptr;
   cudnnMathType_t conv_math = CUDNN_DEFAULT_MATH;  // the math type conv is set to now
@@ -171,7 +171,6 @@ struct Plan {
   ~Plan() {  // host memory only; errors cannot be reported from here
     if (x) cudnnDestroyTensorDescriptor(x);
     if (y) cudnnDestroyTensorDescriptor(y);
-    if (bias) cudnnDestroyTensorDescriptor(bias);
     if (w) cudnnDestroyFilterDescriptor(w);
     if (conv) cudnnDestroyConvolutionDescriptor(conv);
   }
@@ -198,11 +197,6 @@ void describe(Plan& p, int kind, const Geometry& g, const ConvArgs& a, bool is_d
   EMBER_CUDNN_CHECK(op, cudnnCreateTensorDescriptor(&p.y));
   EMBER_CUDNN_CHECK(op, cudnnSetTensor4dDescriptor(p.y, CUDNN_TENSOR_NCHW, dt, to_int(g.n),
                                                    to_int(g.o), to_int(g.oh), to_int(g.ow)));
-  if (kind == kForward) {
-    EMBER_CUDNN_CHECK(op, cudnnCreateTensorDescriptor(&p.bias));
-    EMBER_CUDNN_CHECK(
-        op, cudnnSetTensor4dDescriptor(p.bias, CUDNN_TENSOR_NCHW, dt, 1, to_int(g.o), 1, 1));
-  }
   EMBER_CUDNN_CHECK(op, cudnnCreateFilterDescriptor(&p.w));
   EMBER_CUDNN_CHECK(op, cudnnSetFilter4dDescriptor(p.w, dt, CUDNN_TENSOR_NCHW, to_int(g.o),
                                                    to_int(g.cg), to_int(g.kh), to_int(g.kw)));
@@ -599,31 +593,6 @@ Flags read_flags(bool is_double) {
   return Flags{!is_double && ctx.allowTF32CuDNN(), ctx.deterministicCuDNN(), ctx.benchmarkCuDNN()};
 }
 
-// out [N, O, OH, OW] += bias [O] broadcast, with descriptors made for the call (only for
-// convolutions over no input channels, where no plan exists).
-void add_bias(const char* op, cudnnHandle_t h, const Geometry& g, bool is_double, const void* bias,
-              void* out) {
-  const cudnnDataType_t dt = is_double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
-  struct Descs {
-    cudnnTensorDescriptor_t y = nullptr, b = nullptr;
-    ~Descs() {
-      if (y) cudnnDestroyTensorDescriptor(y);
-      if (b) cudnnDestroyTensorDescriptor(b);
-    }
-  } d;
-  EMBER_CHECK(g.n * g.o * g.oh * g.ow <= INT_MAX, op, ": an output of 2^31 or more elements is ",
-              "not supported here");
-  EMBER_CUDNN_CHECK(op, cudnnCreateTensorDescriptor(&d.y));
-  EMBER_CUDNN_CHECK(op, cudnnSetTensor4dDescriptor(d.y, CUDNN_TENSOR_NCHW, dt, to_int(g.n),
-                                                   to_int(g.o), to_int(g.oh), to_int(g.ow)));
-  EMBER_CUDNN_CHECK(op, cudnnCreateTensorDescriptor(&d.b));
-  EMBER_CUDNN_CHECK(op,
-                    cudnnSetTensor4dDescriptor(d.b, CUDNN_TENSOR_NCHW, dt, 1, to_int(g.o), 1, 1));
-  const Scaling one(1.0);
-  EMBER_CUDNN_CHECK(op,
-                    cudnnAddTensor(h, one.get(is_double), d.b, bias, one.get(is_double), d.y, out));
-}
-
 // cuDNN takes the geometry as ints.
 void check_args(const char* op, const ConvArgs& a) {
   bool ok = a.groups >= 1 && a.groups <= INT_MAX;
@@ -659,15 +628,13 @@ void convolve(int kind, const Tensor& x, const Tensor& w, const Tensor& y, const
   char* xp = static_cast<char*>(x.data_ptr());
   char* wp = static_cast<char*>(w.data_ptr());
   char* yp = static_cast<char*>(y.data_ptr());
-  const void* bp = bias.defined() ? bias.data_ptr() : nullptr;
   cudaStream_t stream = current_stream();
+  const bool add_bias = kind == kForward && bias.defined();
   // Sums over nothing (no input channels, no output channels, an empty batch for the weight's
   // gradient): the written tensor is all zeros (plus the bias for the forward).
   if (x.numel() == 0 || y.numel() == 0 || w.numel() == 0) {
     zero_fill(written, stream);
-    if (kind == kForward && bp != nullptr) {
-      add_bias(op, handle_for(device, stream, op), full, is_double, bp, yp);
-    }
+    if (add_bias) add_channel_bias(op, y, bias, stream);
     return;
   }
   check_args(op, args);
@@ -685,13 +652,8 @@ void convolve(int kind, const Tensor& x, const Tensor& w, const Tensor& y, const
     Plan& plan = plan_for<Ops>(key, kind, g, args, is_double, flags, h, d, device);
     const double beta = (kind == kBackwardFilter && n0 > 0) ? 1.0 : 0.0;
     execute<Ops>(h, plan, d, device, beta, g, args);
-    if (kind == kForward && bp != nullptr) {
-      const float one_f = 1.0f;
-      const double one_d = 1.0;
-      const void* one = is_double ? static_cast<const void*>(&one_d) : &one_f;
-      EMBER_CUDNN_CHECK(op, cudnnAddTensor(h, one, plan.bias, bp, one, plan.y, d.y));
-    }
   }
+  if (add_bias) add_channel_bias(op, y, bias, stream);
 }
 
 // out [N, O, OH, OW] = conv(input [N, C, H, W], weight [O, C / groups, KH, KW]) + bias [O].

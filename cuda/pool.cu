@@ -195,6 +195,35 @@ __global__ void max_pool_backward(const T* __restrict__ grad_out,
   });
 }
 
+// The same for windows that tile the input (stride = kernel, no padding, dilation 1, at least
+// one output per dim), one thread per output (total = NC * OH * OW): the thread writes its
+// window's inputs, grad_out where the index names one and 0 elsewhere; the last row and
+// column of windows also zero the inputs that no window covers. Each input is written once,
+// with no divisions per input (the gather above spends most of its time in them).
+template <class T, class I>
+__global__ void max_pool_backward_tiles(const T* __restrict__ grad_out,
+                                        const int64_t* __restrict__ indices,
+                                        T* __restrict__ grad_in, I total, Dims<I> d) {
+  for_each_position(total, d.oh, d.ow, [&](I i, const PlanePos<I> o) {
+    const I h0 = o.row * d.kh, w0 = o.col * d.kw;
+    const I h1 = o.row + 1 == d.oh ? d.h : lo(h0 + d.kh, d.h);
+    const I w1 = o.col + 1 == d.ow ? d.w : lo(w0 + d.kw, d.w);
+    const int64_t winner = indices[i];
+    const T g = grad_out[i];
+    T* dst = grad_in + o.plane * (d.h * d.w);
+    for (I h = h0; h < h1; ++h) {
+      for (I w = w0; w < w1; ++w) dst[h * d.w + w] = (h * d.w + w == winner) ? g : T(0);
+    }
+  });
+}
+
+// True when max_pool_backward_tiles applies to args and out [N, C, OH, OW].
+bool windows_tile(const PoolArgs& a, const Tensor& out) {
+  return !a.adaptive && a.stride[0] == a.kernel[0] && a.stride[1] == a.kernel[1] &&
+         a.padding[0] == 0 && a.padding[1] == 0 && a.dilation[0] == 1 && a.dilation[1] == 1 &&
+         out.sizes()[2] > 0 && out.sizes()[3] > 0;
+}
+
 // ---- average pooling ----
 
 // PyTorch's window and divisor for fixed windows: the window is clipped to the padded input
@@ -356,8 +385,14 @@ void pool_kernel(const Tensor& a, const Tensor& b, const Tensor& c, const PoolAr
       l.run(max_pool_forward<T, I, kAdaptive>, planes.data_ptr<T>(), pooled.data_ptr<T>(),
             indices.data_ptr<int64_t>());
     } else if constexpr (kMax) {
-      l.run(max_pool_backward<T, I, kAdaptive>, pooled.data_ptr<T>(), indices.data_ptr<int64_t>(),
-            planes.data_ptr<T>());
+      if (!kAdaptive && windows_tile(args, pooled)) {
+        const I n = static_cast<I>(pooled.numel());
+        max_pool_backward_tiles<T, I><<<grid_blocks(n, kBlock, kMaxBlocks), kBlock, 0, l.stream>>>(
+            pooled.data_ptr<T>(), indices.data_ptr<int64_t>(), planes.data_ptr<T>(), n, l.d);
+      } else {
+        l.run(max_pool_backward<T, I, kAdaptive>, pooled.data_ptr<T>(),
+              indices.data_ptr<int64_t>(), planes.data_ptr<T>());
+      }
     } else if constexpr (!kBackward) {
       l.run(avg_pool_forward<T, I, kAdaptive>, planes.data_ptr<T>(), pooled.data_ptr<T>());
     } else {

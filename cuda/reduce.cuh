@@ -180,16 +180,69 @@ __device__ typename R::Acc reduce_row_vec(const R& r, const typename R::In* base
   return acc;
 }
 
+// The same over base's reduced elements [begin, end) laid out as segments of seg_len
+// contiguous elements, segment k at outer.offset(k) (the reduced dims but the innermost,
+// which has stride 1): 16-byte loads, one division per load instead of one per element.
+// begin, end and seg_len are multiples of the vector width and every segment is 16-byte
+// aligned (the host checks).
+template <class R>
+__device__ typename R::Acc reduce_segments_vec(const R& r, const typename R::In* base,
+                                               const Indexer& outer, int64_t seg_len,
+                                               int64_t begin, int64_t end, typename R::Shift s) {
+  using T = typename R::In;
+  using Acc = typename R::Acc;
+  constexpr int V = 16 / sizeof(T);
+  using VecT = Vec<T, V>;
+  const int step = blockDim.x;
+  auto load = [&](int64_t q, int64_t* first) {
+    const int64_t i = q * V;
+    const int64_t k = outer.small ? static_cast<int64_t>(static_cast<uint32_t>(i) /
+                                                         static_cast<uint32_t>(seg_len))
+                                  : i / seg_len;
+    *first = i;
+    return *reinterpret_cast<const VecT*>(base + outer.offset(k) + (i - k * seg_len));
+  };
+  Acc lane[V];
+#pragma unroll
+  for (int k = 0; k < V; ++k) lane[k] = r.identity();
+  const int64_t q_end = end / V;
+  int64_t q = begin / V + threadIdx.x;
+  for (; q + 3 * step < q_end; q += 4 * step) {
+    VecT v[4];
+    int64_t first[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = load(q + u * step, &first[u]);
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+#pragma unroll
+      for (int k = 0; k < V; ++k) lane[k] = r.combine(lane[k], r.map(v[u].val[k], first[u] + k, s));
+    }
+  }
+  for (; q < q_end; q += step) {
+    int64_t first = 0;
+    const VecT v = load(q, &first);
+#pragma unroll
+    for (int k = 0; k < V; ++k) lane[k] = r.combine(lane[k], r.map(v.val[k], first + k, s));
+  }
+  Acc acc = lane[0];
+#pragma unroll
+  for (int k = 1; k < V; ++k) acc = r.combine(acc, lane[k]);
+  return acc;
+}
+
 // ---- kernels ----
 
 // Rows: blockDim.x threads per output (a sub-warp, a warp or the whole block), blockDim.y
 // outputs per block; blockIdx.y picks the segment [y * chunk, (y + 1) * chunk) of the
 // reduced elements. contig: the reduced space is one unit-stride dim; vec: 16-byte loads.
-// With splits > 1 each block writes a partial total, finished by reduce_finalize.
+// seg_len > 0: the reduced space is segments of seg_len unit-stride elements and red indexes
+// the segments (reduce_segments_vec). With splits > 1 each block writes a partial total,
+// finished by reduce_finalize.
 template <class R>
 __global__ void __launch_bounds__(kThreads)
     reduce_rows(R r, const typename R::In* __restrict__ in, Indexer kept, Indexer red, int64_t M,
-                int64_t N, int64_t chunk, bool contig, bool vec, typename R::Total* partial) {
+                int64_t N, int64_t chunk, bool contig, bool vec, int64_t seg_len,
+                typename R::Total* partial) {
   using Acc = typename R::Acc;
   using Total = typename R::Total;
   const int64_t o = static_cast<int64_t>(blockIdx.x) * blockDim.y + threadIdx.y;
@@ -199,7 +252,9 @@ __global__ void __launch_bounds__(kThreads)
   if (o < M) {
     const typename R::In* base = in + kept.offset(o);
     const typename R::Shift s = r.shift(o);
-    if (vec) {
+    if (seg_len > 0) {
+      acc = reduce_segments_vec(r, base, red, seg_len, begin, end, s);
+    } else if (vec) {
       acc = reduce_row_vec(r, base, begin, end, s);
     } else if (contig) {
       for (int64_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
@@ -309,7 +364,7 @@ void launch_reduce(const char* name, const R& r, const Tensor& input, IntArrayRe
   const int64_t M = g.outputs, N = g.length;
   if (M == 0 || N == 0) return;  // core never passes these
   const Indexer kept = make_indexer(g.ksize, g.kstride);
-  const Indexer red = make_indexer(g.rsize, g.rstride);
+  Indexer red = make_indexer(g.rsize, g.rstride);
   const T* x = in.data_ptr<T>();
   const cudaStream_t stream = current_stream();
   const int device = input.device().index();  // current: the callers guard it
@@ -360,13 +415,26 @@ void launch_reduce(const char* name, const R& r, const Tensor& input, IntArrayRe
   if (columns) {
     reduce_cols<R><<<grid, block, 0, stream>>>(r, x, kept, red, M, N, chunk, partial);
   } else {
-    // 16-byte loads need every row start (and split start, a multiple of 16) aligned.
-    bool vec = contig && N >= 16 / static_cast<int64_t>(sizeof(T)) &&
-               reinterpret_cast<uintptr_t>(x) % 16 == 0;
-    for (size_t d = 0; vec && d < g.kstride.size(); ++d) {
-      vec = (g.kstride[d] * static_cast<int64_t>(sizeof(T))) % 16 == 0;
+    // 16-byte loads need every row start (and split start, a multiple of 16) aligned; over
+    // segments, every segment start and the segment length too.
+    const int64_t esize = static_cast<int64_t>(sizeof(T));
+    const bool segments = !contig && g.rsize.size() >= 2 && g.rstride.back() == 1 &&
+                          (g.rsize.back() * esize) % 16 == 0;
+    bool vec = (contig || segments) && N >= 16 / esize && reinterpret_cast<uintptr_t>(x) % 16 == 0;
+    for (size_t d = 0; vec && d < g.kstride.size(); ++d) vec = (g.kstride[d] * esize) % 16 == 0;
+    for (size_t d = 0; vec && segments && d + 1 < g.rstride.size(); ++d) {
+      vec = (g.rstride[d] * esize) % 16 == 0;
     }
-    reduce_rows<R><<<grid, block, 0, stream>>>(r, x, kept, red, M, N, chunk, contig, vec, partial);
+    int64_t seg_len = 0;
+    if (segments && vec) {
+      seg_len = g.rsize.back();
+      const size_t outer = g.rsize.size() - 1;
+      red = make_indexer(IntArrayRef(g.rsize).slice(0, outer),
+                         IntArrayRef(g.rstride).slice(0, outer));
+      red.small = N <= INT32_MAX;  // the division in reduce_segments_vec is of element numbers
+    }
+    reduce_rows<R><<<grid, block, 0, stream>>>(r, x, kept, red, M, N, chunk, contig, vec && contig,
+                                               seg_len, partial);
   }
   EMBER_CUDA_KERNEL_CHECK(name);
   if (splits > 1) {

@@ -52,10 +52,12 @@ const std::vector<Shape>& reduce_shapes() {
                             {4, 1, 3},
                             {7, 9, 5},
                             {33, 65},
+                            {6, 5, 8},  // dims {0, 2}: rows of 8 contiguous (16-byte loads)
                             {2, 1, 2, 3, 1, 3, 2, 1, 2}};
     if (!small_mode()) {
       v.push_back({1000, 67});                // many outputs, short rows
       v.push_back({67, 1000});                // few outputs, long rows
+      v.push_back({96, 6, 196});              // dims {0, 2}: a conv bias's gradient, split
       v.push_back({(int64_t(1) << 18) + 3});  // one output: multi-block, two passes
     }
     return v;

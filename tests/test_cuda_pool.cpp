@@ -313,6 +313,11 @@ const std::vector<PoolCase>& max_cases() {
       adaptive("adaptive global", 2, 2, 6, 7, 1, 1),
       adaptive("adaptive 3x3 -> 5x4 (upsampling)", 1, 2, 3, 3, 5, 4),
       {"CNN pool1 shape (batch 4)", 4, 32, 28, 28, 2, 2, 2, 2, 0, 0, 1, 1},
+      // windows that tile the input (the backward's one-thread-per-window kernel), with rows
+      // and columns no window covers, and ceil mode's clipped last windows
+      {"2x3 tiles, uncovered edges", 2, 3, 9, 11, 2, 3, 2, 3, 0, 0, 1, 1},
+      ceil_sized({"2x2 tiles, ceil sizes", 1, 2, 7, 9, 2, 2, 2, 2, 0, 0, 1, 1}),
+      {"1x1 tiles", 1, 2, 3, 4, 1, 1, 1, 1, 0, 0, 1, 1},
   };
   return cases;
 }

@@ -22,7 +22,7 @@ profile() {  # profile LABEL COMMAND... (the command takes --max-steps N appende
   rm -f "$OUT/$label.$A.csv" "$OUT/$label.$Z.csv"
 }
 # WHICH picks the runs (default: all); ember's examples run with --graph on (the default on
-# CUDA) and off.
+# CUDA) and off; CNN_ARGS adds arguments to ember's CNN (say --cudnn-benchmark).
 WHICH="${WHICH:-ember_mlp_graph ember_mlp_eager torch_mlp ember_cnn_graph ember_cnn_eager torch_cnn}"
 for w in $WHICH; do
   mode=off; [ "${w##*_}" = graph ] && mode=on
@@ -31,8 +31,9 @@ for w in $WHICH; do
       profile "$w" "$B/examples/mlp" --device cuda --data "$DATA" --epochs 1 \
         --graph $mode ;;
     ember_cnn_graph | ember_cnn_eager)
+      # shellcheck disable=SC2086
       profile "$w" "$B/examples/cnn" --device cuda --data "$DATA" --epochs 1 --test-samples 1000 \
-        --graph $mode ;;
+        --graph $mode ${CNN_ARGS:-} ;;
     torch_mlp | torch_cnn)
       profile "$w" python3 tools/pytorch_roundtrip.py train --model "${w#torch_}" --epochs 1 \
         --device cuda --data "$DATA" --out "/tmp/profile_$w.pt" ;;
