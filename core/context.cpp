@@ -13,6 +13,7 @@ std::atomic<bool> g_benchmark{false};
 std::atomic<bool> g_deterministic{false};
 std::atomic<bool> g_deterministic_algorithms{false};
 std::atomic<int> g_allow_tf32_cudnn{-1};  // -1: follow the float32 matmul precision
+std::atomic<bool> g_tunable{false};
 }  // namespace
 
 void Context::setBenchmarkCuDNN(bool on) { g_benchmark.store(on, std::memory_order_relaxed); }
@@ -53,5 +54,12 @@ bool deterministic() { return globalContext().deterministicCuDNN(); }
 void set_allow_tf32(bool on) { globalContext().setAllowTF32CuDNN(on); }
 bool allow_tf32() { return globalContext().allowTF32CuDNN(); }
 }  // namespace cudnn
+
+namespace cuda {
+namespace tunable {
+void enable(bool on) { g_tunable.store(on, std::memory_order_relaxed); }
+bool is_enabled() { return g_tunable.load(std::memory_order_relaxed); }
+}  // namespace tunable
+}  // namespace cuda
 
 }  // namespace ember

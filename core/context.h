@@ -46,4 +46,16 @@ bool allow_tf32();
 bool is_available();
 }  // namespace cudnn
 
+namespace cuda {
+namespace tunable {
+// torch.cuda.tunable's switch for ember's float32 products on CUDA: when enabled, the first
+// call of each product shape (outside a CUDA graph capture) times cuBLASLt's candidate
+// algorithms on its operands and keeps the fastest for the process (a host synchronization
+// then, none after). Off by default, as PyTorch's: the choice depends on timing, so results
+// may differ in the last bits from run to run.
+void enable(bool on = true);
+bool is_enabled();
+}  // namespace tunable
+}  // namespace cuda
+
 }  // namespace ember

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <ember/common/gemm_operand.h>
+#include <ember/core/context.h>
 #include <ember/core/dispatch.h>
 #include <ember/core/error.h>
 #include <ember/cuda/allocator.h>
@@ -159,6 +160,9 @@ void gemm_double(cublasHandle_t h, const GemmCall& c, double* out, const double*
   }
 }
 
+LtProblem lt_problem(const GemmCall& c, cublasLtEpilogue_t epilogue);
+std::pair<void*, size_t> workspace_of(int device);
+
 // addmm and baddbmm share one kernel: the batch, if any, is dim 0 of all three tensors.
 // Core never passes k == 0 or an empty out (it fills or scales those itself).
 void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& beta,
@@ -168,8 +172,9 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
   DeviceGuard guard(out.device().index());  // no-op for an index of -1 (the current device)
   // Small float32 products: one launch of our own kernel instead of cuBLAS (see gemm_small.h),
   // which saves cuBLAS's host time; a CUDA graph doesn't pay that, and cuBLAS's kernels are
-  // faster on the GPU, so captures use cuBLAS.
-  if (out.dtype() == kFloat32 && out.dim() == 2 && !capture_underway()) {
+  // faster on the GPU, so captures use cuBLAS, and so does tuning (cuda::tunable).
+  const bool tuning = out.dtype() == kFloat32 && out.dim() == 2 && tunable::is_enabled();
+  if (out.dtype() == kFloat32 && out.dim() == 2 && !capture_underway() && !tuning) {
     const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
     if (small_gemm_applies(m, n, k)) {
       small_sgemm(m, n, k, a.data_ptr<float>(), a.strides()[0], a.strides()[1], b.data_ptr<float>(),
@@ -182,6 +187,14 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
   EMBER_CUDA_CHECK(cudaGetDevice(&device));
   const GemmCall call = plan(out, a, b);
   EMBER_CHECK(call.k > 0, "addmm: the CUDA kernel expects k > 0");
+  if (tuning && beta.to<float>() == 0.0f) {  // the tuned algorithm of cuBLASLt
+    const auto [ws, ws_bytes] = workspace_of(device);
+    if (lt_matmul(device, lt_problem(call, CUBLASLT_EPILOGUE_DEFAULT), b.data_ptr<float>(),
+                  a.data_ptr<float>(), out.data_ptr<float>(), nullptr, alpha.to<float>(), ws,
+                  ws_bytes)) {
+      return;
+    }
+  }
   cublasHandle_t h = handle_for(device);
   if (out.dtype() == kFloat32) {
     gemm_float(h, call, out.data_ptr<float>(), a.data_ptr<float>(), b.data_ptr<float>(),
@@ -220,7 +233,7 @@ void gemm_bias_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const
   const int64_t m = out.sizes()[0], n = out.sizes()[1];
   if (out.dtype() == kFloat32) {
     const int64_t k = a.sizes()[1];
-    if (!capture_underway() && small_gemm_applies(m, n, k)) {
+    if (!capture_underway() && !tunable::is_enabled() && small_gemm_applies(m, n, k)) {
       small_sgemm(m, n, k, a.data_ptr<float>(), a.strides()[0], a.strides()[1], b.data_ptr<float>(),
                   b.strides()[0], b.strides()[1], out.data_ptr<float>(), alpha.to<float>(), 0.0f,
                   bias.data_ptr<float>());

@@ -1,11 +1,16 @@
 // cuBLASLt products with epilogues (cuda/gemm_lt.h): one handle per (thread, device), each with
-// a cache of matmul descriptors, layouts and the heuristic's algorithm per problem.
+// a cache of matmul descriptors, layouts and the algorithm per problem: the heuristic's first,
+// or with cuda::tunable enabled the fastest of its first kCandidates, timed once per problem.
 #include <cublasLt.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
+
+#include <ember/core/checks.h>
+#include <ember/core/context.h>
 
 #include <ember/cuda/capture.h>
 #include <ember/cuda/check.h>
@@ -39,12 +44,16 @@ struct Key {
   }
 };
 
+constexpr int kCandidates = 8;  // heuristic results timed when tuning
+
 struct Plan {
   Key key;
   cublasLtMatmulDesc_t op = nullptr;
   cublasLtMatrixLayout_t la = nullptr, lb = nullptr, ld = nullptr;
   cublasLtMatmulAlgo_t algo;
-  bool usable = false;  // the heuristic found an algorithm
+  std::vector<cublasLtMatmulAlgo_t> candidates;  // the heuristic's, best first
+  bool usable = false;                           // the heuristic found an algorithm
+  bool tuned = false;                            // algo is the fastest candidate, timed
 };
 
 void destroy(Plan& plan) {
@@ -104,17 +113,20 @@ Plan make_plan(cublasLtHandle_t h, const Key& key) {
       st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, key.align_d);
     if (st == CUBLAS_STATUS_SUCCESS)
       st = pref_set(CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, key.align_d);
-    cublasLtMatmulHeuristicResult_t result;
+    cublasLtMatmulHeuristicResult_t results[kCandidates];
     int found = 0;
     if (st == CUBLAS_STATUS_SUCCESS) {
-      st = cublasLtMatmulAlgoGetHeuristic(h, plan.op, plan.la, plan.lb, plan.ld, plan.ld, pref, 1,
-                                          &result, &found);
+      st = cublasLtMatmulAlgoGetHeuristic(h, plan.op, plan.la, plan.lb, plan.ld, plan.ld, pref,
+                                          kCandidates, results, &found);
     }
     cublasLtMatmulPreferenceDestroy(pref);
     // NOT_SUPPORTED (no algorithm for this epilogue and layout) is an answer, not an error.
     if (st != CUBLAS_STATUS_NOT_SUPPORTED) EMBER_CUBLAS_CHECK(st);
-    if (st == CUBLAS_STATUS_SUCCESS && found > 0) {
-      plan.algo = result.algo;
+    for (int i = 0; st == CUBLAS_STATUS_SUCCESS && i < found; ++i) {
+      if (results[i].state == CUBLAS_STATUS_SUCCESS) plan.candidates.push_back(results[i].algo);
+    }
+    if (!plan.candidates.empty()) {
+      plan.algo = plan.candidates.front();
       plan.usable = true;
     }
   } catch (...) {
@@ -122,6 +134,54 @@ Plan make_plan(cublasLtHandle_t h, const Key& key) {
     throw;
   }
   return plan;
+}
+
+// Times every candidate of `plan` on the call's operands, writing into scratch outputs (D, and
+// the bias gradient for BGRADB), and keeps the fastest as plan.algo: the best time of kReps
+// runs after one warm-up run, on the current stream, which this waits for. A candidate that
+// cuBLASLt refuses at run time is skipped. Outside a capture only (the caller checks).
+void tune(cublasLtHandle_t h, Plan& plan, int device, const float* a, const float* b,
+          const float* bias, float alpha, void* workspace, size_t workspace_bytes) {
+  constexpr int kReps = 5;
+  const LtProblem& p = plan.key.p;
+  const Device dev(kCUDA, device);
+  const Tensor d = empty_on({static_cast<int64_t>(p.ldd) * p.n}, kFloat32, dev);
+  const bool writes_bias = p.epilogue == CUBLASLT_EPILOGUE_BGRADB;
+  const Tensor bias_grad = writes_bias ? empty_on({p.n}, kFloat32, dev) : Tensor();
+  float* dp = d.data_ptr<float>();
+  const void* bp = writes_bias ? bias_grad.data_ptr<float>() : bias;
+  set(plan.op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, bp);
+  const cudaStream_t stream = current_stream();
+  cudaEvent_t start = nullptr, stop = nullptr;
+  EMBER_CUDA_CHECK(cudaEventCreate(&start));
+  cudaError_t err = cudaEventCreate(&stop);
+  float best = -1.0f;
+  cublasLtMatmulAlgo_t best_algo = plan.algo;
+  const float beta = 0.0f;
+  for (const cublasLtMatmulAlgo_t& algo : plan.candidates) {
+    if (err != cudaSuccess) break;
+    auto run = [&] {
+      return cublasLtMatmul(h, plan.op, &alpha, a, plan.la, b, plan.lb, &beta, dp, plan.ld, dp,
+                            plan.ld, &algo, workspace, workspace_bytes, stream);
+    };
+    if (run() != CUBLAS_STATUS_SUCCESS) continue;
+    err = cudaEventRecord(start, stream);
+    cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+    for (int r = 0; r < kReps && st == CUBLAS_STATUS_SUCCESS && err == cudaSuccess; ++r) st = run();
+    if (err == cudaSuccess) err = cudaEventRecord(stop, stream);
+    if (err == cudaSuccess) err = cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    if (err == cudaSuccess) err = cudaEventElapsedTime(&ms, start, stop);
+    if (err == cudaSuccess && st == CUBLAS_STATUS_SUCCESS && (best < 0.0f || ms < best)) {
+      best = ms;
+      best_algo = algo;
+    }
+  }
+  cudaEventDestroy(start);
+  if (stop) cudaEventDestroy(stop);
+  EMBER_CUDA_CHECK(err);
+  plan.algo = best_algo;
+  plan.tuned = true;
 }
 
 }  // namespace
@@ -147,6 +207,9 @@ bool lt_matmul(int device, const LtProblem& p, const float* a, const float* b, f
     plan = &handle.plans.back();
   }
   if (!plan->usable) return false;
+  if (!plan->tuned && plan->candidates.size() > 1 && tunable::is_enabled() && !capture_underway()) {
+    tune(handle.h, *plan, device, a, b, bias, alpha, workspace, workspace_bytes);
+  }
   set(plan->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, bias);
   const float beta = 0.0f;
   EMBER_CUBLAS_CHECK(cublasLtMatmul(handle.h, plan->op, &alpha, a, plan->la, b, plan->lb, &beta, d,

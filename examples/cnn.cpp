@@ -80,6 +80,7 @@ struct Options {
   std::string save, resume;    // checkpoint paths
   std::string weights;         // the model's weights to start from (safetensors or .pt)
   std::string graph = "auto";  // --graph: auto, on or off
+  bool tune_gemm = false;      // --tune-gemm: cuda::tunable
   std::string export_file;     // the model's weights after training (safetensors)
 };
 
@@ -118,6 +119,7 @@ std::pair<double, double> evaluate(CNN& net, const DeviceSplit& test) {
 int run(const Options& opt) {
   const auto wall0 = Clock::now();
   manual_seed(opt.seed);
+  cuda::tunable::enable(opt.tune_gemm);
   if (opt.threads > 0) set_num_threads(opt.threads);
   // Full float32 by default, as the anchors (PyTorch's own default for cuDNN is TF32 on).
   globalContext().setAllowTF32CuDNN(opt.tf32);

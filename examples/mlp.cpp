@@ -51,6 +51,7 @@ struct Options {
   std::string save, resume;    // checkpoint paths
   std::string weights;         // the model's weights to start from (safetensors or .pt)
   std::string graph = "auto";  // --graph: auto, on or off
+  bool tune_gemm = false;      // --tune-gemm: cuda::tunable
   std::string export_file;     // the model's weights after training (safetensors)
 };
 
@@ -90,6 +91,7 @@ std::pair<double, double> evaluate(MLP& net, const DeviceSplit& test) {
 int run(const Options& opt) {
   const auto wall0 = Clock::now();
   manual_seed(opt.seed);
+  cuda::tunable::enable(opt.tune_gemm);
   if (opt.threads > 0) set_num_threads(opt.threads);
   const std::string device_name =
       !opt.device.empty() ? opt.device : (cuda::is_available() ? "cuda" : "cpu");

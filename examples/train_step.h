@@ -14,6 +14,7 @@
 namespace examples {
 
 // --graph auto|on|off (Options::graph). auto: on for CUDA (SGD and Adam: optim/step_graph.h).
+// --tune-gemm (Options::tune_gemm): cuda::tunable, the fastest cuBLASLt algorithm per product.
 template <class Options>
 void add_graph_option(CLI::App& app, Options& opt) {
   app.add_option("--graph", opt.graph,
@@ -21,6 +22,9 @@ void add_graph_option(CLI::App& app, Options& opt) {
                  "CUDA), on or off; the last partial batch runs eagerly")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
+  app.add_flag("--tune-gemm", opt.tune_gemm,
+               "time cuBLASLt's candidate algorithms once per float32 product shape and keep "
+               "the fastest (cuda::tunable; CUDA only)");
 }
 
 // One training step (zero_grad, forward, cross entropy, backward, optimizer step) over the

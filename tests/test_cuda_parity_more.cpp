@@ -791,4 +791,31 @@ CaseList other_cases() {
   return c;
 }
 
+// cuda::tunable: the products that tuning reroutes (plain fp32 products through cuBLASLt
+// instead of ember's small kernel or cuBLAS; the bias and bias-gradient epilogues with the
+// fastest timed algorithm) still match the CPU, and a shape once tuned keeps its algorithm:
+// the same call gives the same bits again.
+TEST(CudaTunable, TunedProductsMatchTheCpu) {
+  PARITY_REQUIRE_GPU();
+  struct Restore {
+    ~Restore() { ember::cuda::tunable::enable(false); }
+  } restore;
+  ember::cuda::tunable::enable();
+  ASSERT_TRUE(ember::cuda::tunable::is_enabled());
+  addmm_case();
+  addmm_bias_case();
+  linear_weight_bias_grad_case();
+  for (const Mnk& g : std::vector<Mnk>{{128, 784, 512}, {128, 512, 256}, {64, 100, 10}}) {
+    const Pair x = make_pair({g.m, g.k}, kFloat32, Layout::kContiguous);
+    const Pair w = make_pair({g.n, g.k}, kFloat32, Layout::kContiguous);
+    const Pair b = make_pair({g.n}, kFloat32, Layout::kContiguous);
+    const Tensor first = ember::linear(x.gpu, w.gpu, b.gpu).cpu();
+    const Tensor again = ember::linear(x.gpu, w.gpu, b.gpu).cpu();
+    EXPECT_TRUE(ember::equal(first, again)) << "linear " << ref::str({g.m, g.k, g.n});
+    const Tensor mm1 = ember::mm(x.gpu, w.gpu.t()).cpu();
+    EXPECT_TRUE(ember::equal(mm1, ember::mm(x.gpu, w.gpu.t()).cpu()))
+        << "mm " << ref::str({g.m, g.k, g.n});
+  }
+}
+
 }  // namespace parity
