@@ -22,7 +22,7 @@ void* g_kernels[kNumDeviceTypes][kNumOps] = {};
 
 namespace {
 constexpr const char* kOpNames[kNumOps] = {
-#define EMBER_OP(name, sig) #name,
+#define EMBER_OP(name, sig, grad) #name,
 #include <ember/core/ops.def>
 #undef EMBER_OP
 };

@@ -148,7 +148,7 @@ using AdagradStepKernel = void (*)(TensorList params, TensorList grads, TensorLi
                                    const AdagradStepArgs& args);
 
 enum class Op : uint16_t {
-#define EMBER_OP(name, sig) name,
+#define EMBER_OP(name, sig, grad) name,
 #include <ember/core/ops.def>
 #undef EMBER_OP
   kNumOps
@@ -159,7 +159,7 @@ const char* op_name(Op op);
 
 template <Op op>
 struct OpSignature;
-#define EMBER_OP(name, sig)      \
+#define EMBER_OP(name, sig, grad) \
   template <>                    \
   struct OpSignature<Op::name> { \
     using type = sig;            \

@@ -578,7 +578,7 @@ const std::map<std::string, CaseFn>& op_cases() {
 
 std::vector<std::string> ops_def_names() {
   return {
-#define EMBER_OP(name, sig) #name,
+#define EMBER_OP(name, sig, grad) #name,
 #include <ember/core/ops.def>
 #undef EMBER_OP
   };
