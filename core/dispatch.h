@@ -160,9 +160,9 @@ const char* op_name(Op op);
 template <Op op>
 struct OpSignature;
 #define EMBER_OP(name, sig, grad) \
-  template <>                    \
-  struct OpSignature<Op::name> { \
-    using type = sig;            \
+  template <>                     \
+  struct OpSignature<Op::name> {  \
+    using type = sig;             \
   };
 #include <ember/core/ops.def>
 #undef EMBER_OP

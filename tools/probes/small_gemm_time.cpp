@@ -29,7 +29,8 @@ int main() {
     stop.record();
     std::printf("%5lld x %4lld x %4lld %s: %7.2f us per call\n", static_cast<long long>(s.m),
                 static_cast<long long>(s.k), static_cast<long long>(s.n),
-                s.b_transposed ? "(x @ W^T)" : "(dY @ W) ", 1000.0 * start.elapsed_time(stop) / kCalls);
+                s.b_transposed ? "(x @ W^T)" : "(dY @ W) ",
+                1000.0 * start.elapsed_time(stop) / kCalls);
   }
   return 0;
 }
