@@ -160,8 +160,18 @@ void gemm_double(cublasHandle_t h, const GemmCall& c, double* out, const double*
   }
 }
 
-LtProblem lt_problem(const GemmCall& c, cublasLtEpilogue_t epilogue);
-std::pair<void*, size_t> workspace_of(int device);
+// cuBLASLt's problem for `call` (batch 1) with an epilogue: the same column-major product.
+LtProblem lt_problem(const GemmCall& c, cublasLtEpilogue_t epilogue) {
+  return {c.trans_first, c.trans_second, c.n,   c.m,      c.k,
+          c.ldb,         c.lda,          c.ldc, epilogue, float32_matmul_allows_tf32()};
+}
+
+std::pair<void*, size_t> workspace_of(int device) {
+  Handle& handle = bound_handle(device);
+  const size_t bytes = workspace_bytes();
+  if (bytes == 0) return {nullptr, 0};
+  return {workspace_for(handle, current_stream(), bytes), bytes};
+}
 
 // addmm and baddbmm share one kernel: the batch, if any, is dim 0 of all three tensors.
 // Core never passes k == 0 or an empty out (it fills or scales those itself).
@@ -173,8 +183,9 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
   // Small float32 products: one launch of our own kernel instead of cuBLAS (see gemm_small.h),
   // which saves cuBLAS's host time; a CUDA graph doesn't pay that, and cuBLAS's kernels are
   // faster on the GPU, so captures use cuBLAS, and so does tuning (cuda::tunable).
-  const bool tuning = out.dtype() == kFloat32 && out.dim() == 2 && tunable::is_enabled();
-  if (out.dtype() == kFloat32 && out.dim() == 2 && !capture_underway() && !tuning) {
+  const bool float_2d = out.dtype() == kFloat32 && out.dim() == 2;
+  const bool tuning = float_2d && tunable::is_enabled();
+  if (float_2d && !capture_underway() && !tuning) {
     const int64_t m = a.sizes()[0], k = a.sizes()[1], n = b.sizes()[1];
     if (small_gemm_applies(m, n, k)) {
       small_sgemm(m, n, k, a.data_ptr<float>(), a.strides()[0], a.strides()[1], b.data_ptr<float>(),
@@ -205,19 +216,6 @@ void gemm_kernel(const Tensor& out, const Tensor& a, const Tensor& b, const Scal
   } else {
     EMBER_THROW("addmm: dtype ", out.dtype(), " is not supported (needs float32 or float64)");
   }
-}
-
-// cuBLASLt's problem for `call` (batch 1) with an epilogue: the same column-major product.
-LtProblem lt_problem(const GemmCall& c, cublasLtEpilogue_t epilogue) {
-  return {c.trans_first, c.trans_second, c.n,   c.m,      c.k,
-          c.ldb,         c.lda,          c.ldc, epilogue, float32_matmul_allows_tf32()};
-}
-
-std::pair<void*, size_t> workspace_of(int device) {
-  Handle& handle = bound_handle(device);
-  const size_t bytes = workspace_bytes();
-  if (bytes == 0) return {nullptr, 0};
-  return {workspace_for(handle, current_stream(), bytes), bytes};
 }
 
 // addmm_bias: float32 small products (outside a capture) in our own kernel with the bias in

@@ -2,6 +2,8 @@
 // place of cuBLAS below a size limit: cuBLAS spends 10-15 us of host time per call there
 // (heuristics, split-K with a second kernel), against one 4 us launch for this kernel, and
 // such products are bound by host time, not by the GPU's. Larger ones still go to cuBLAS.
+// (Until 2026-12-05 each thread computed 2 x 2 outputs over the whole k, one shared-memory load
+// per multiply-add: 41 us of GPU time for 128x784x512 on the H200, where cuBLAS takes 20.)
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -15,70 +17,95 @@ namespace ember {
 namespace cuda {
 namespace {
 
-constexpr int kTile = 32;            // output tile: kTile x kTile per block
-constexpr int kDepth = 32;           // k per shared-memory stage
-constexpr int kPer = 2;              // each thread computes kPer x kPer outputs
-constexpr int kSide = kTile / kPer;  // 16 x 16 threads
-constexpr int kThreads = kSide * kSide;
+constexpr int kTile = 32;                          // output tile: kTile x kTile per block
+constexpr int kDepth = 32;                         // k per shared-memory stage
+constexpr int kGroups = 4;                         // the block's threads split each stage's k
+constexpr int kGroupDepth = kDepth / kGroups;      // k per group and stage
+constexpr int kPer = 4;                            // each thread computes kPer x kPer outputs
+constexpr int kSide = kTile / kPer;                // 8 x 8 threads per group
+constexpr int kThreads = kGroups * kSide * kSide;  // 256
+constexpr int kLoads = kTile * kDepth / kThreads;  // elements of each operand per thread and stage
+constexpr int kPitch = kTile + 4;                  // row pitch of the tiles: float4-aligned rows
 
 // c [m, n] (row-major, contiguous) = alpha * A [m, k] @ B [k, n] + beta * c (+ bias[j] when
 // bias is set); beta == 0: c is not read. A(i, l) = a[i * sa0 + l * sa1], B(l, j) = b[l * sb0 + j *
 // sb1]; one of each pair of strides is 1 (core's gemm_operand), so tiles are loaded along the unit
-// stride.
+// stride. Each stage's kDepth values of k are split over kGroups groups of threads, each of which
+// accumulates a whole kTile x kTile partial tile (kPer x kPer outputs per thread, read from shared
+// memory as float4s: 16 independent multiply-add chains for 2 loads); the next stage's operands
+// are loaded into registers while this one is computed; the groups' partial tiles are summed in a
+// fixed order at the end, so results are the same from run to run.
 __global__ void __launch_bounds__(kThreads)
     sgemm_small_kernel(int m, int n, int k, const float* __restrict__ a, int64_t sa0, int64_t sa1,
                        const float* __restrict__ b, int64_t sb0, int64_t sb1, float* __restrict__ c,
                        float alpha, float beta, const float* __restrict__ bias) {
-  __shared__ float As[kDepth][kTile + 1];  // As[l][i]
-  __shared__ float Bs[kDepth][kTile + 1];  // Bs[l][j]
+  __shared__ __align__(16) float As[kDepth][kPitch];  // As[l][i]
+  __shared__ __align__(16) float Bs[kDepth][kPitch];  // Bs[l][j]
+  __shared__ __align__(16) float partial[kGroups][kTile * kPitch];
   const int row0 = blockIdx.y * kTile, col0 = blockIdx.x * kTile;
   const int tid = threadIdx.x;
-  const int ty = tid / kSide, tx = tid % kSide;
+  const int group = tid / (kSide * kSide), t = tid % (kSide * kSide);
+  const int ty = t / kSide, tx = t % kSide;  // rows ty * kPer + p, columns tx * kPer + q
   const bool a_k_unit = sa1 == 1, b_n_unit = sb1 == 1;
+  // Element e = tid + r * kThreads of each operand's stage, the unit-stride index fastest.
+  auto a_row = [&](int e) { return a_k_unit ? e / kDepth : e % kTile; };
+  auto a_depth = [&](int e) { return a_k_unit ? e % kDepth : e / kTile; };
+  auto b_col = [&](int e) { return b_n_unit ? e % kTile : e / kDepth; };
+  auto b_depth = [&](int e) { return b_n_unit ? e / kTile : e % kDepth; };
+  float ra[kLoads], rb[kLoads];
+  auto load = [&](int l0) {
+#pragma unroll
+    for (int r = 0; r < kLoads; ++r) {
+      const int e = tid + r * kThreads;
+      const int gi = row0 + a_row(e), gl = l0 + a_depth(e);
+      ra[r] = gi < m && gl < k ? a[gi * sa0 + gl * sa1] : 0.0f;
+      const int gj = col0 + b_col(e), glb = l0 + b_depth(e);
+      rb[r] = gj < n && glb < k ? b[glb * sb0 + gj * sb1] : 0.0f;
+    }
+  };
   float acc[kPer][kPer] = {};
+  load(0);
   for (int l0 = 0; l0 < k; l0 += kDepth) {
-    // kTile * kDepth elements per operand, kThreads at a time, the unit-stride index fastest.
-    for (int t = tid; t < kTile * kDepth; t += kThreads) {
-      const int i = a_k_unit ? t / kDepth : t % kTile;
-      const int l = a_k_unit ? t % kDepth : t / kTile;
-      const int gi = row0 + i, gl = l0 + l;
-      As[l][i] = gi < m && gl < k ? a[gi * sa0 + gl * sa1] : 0.0f;
-      const int j = b_n_unit ? t % kTile : t / kDepth;
-      const int lb = b_n_unit ? t / kTile : t % kDepth;
-      const int gj = col0 + j, glb = l0 + lb;
-      Bs[lb][j] = gj < n && glb < k ? b[glb * sb0 + gj * sb1] : 0.0f;
+#pragma unroll
+    for (int r = 0; r < kLoads; ++r) {
+      const int e = tid + r * kThreads;
+      As[a_depth(e)][a_row(e)] = ra[r];
+      Bs[b_depth(e)][b_col(e)] = rb[r];
     }
     __syncthreads();
-#pragma unroll 8
-    for (int l = 0; l < kDepth; ++l) {
-      float ra[kPer], rb[kPer];
+    if (l0 + kDepth < k) load(l0 + kDepth);  // in flight while this stage is computed
+#pragma unroll
+    for (int ll = 0; ll < kGroupDepth; ++ll) {
+      const int l = group * kGroupDepth + ll;
+      const float4 va = *reinterpret_cast<const float4*>(&As[l][ty * kPer]);
+      const float4 vb = *reinterpret_cast<const float4*>(&Bs[l][tx * kPer]);
+      const float fa[kPer] = {va.x, va.y, va.z, va.w}, fb[kPer] = {vb.x, vb.y, vb.z, vb.w};
 #pragma unroll
       for (int p = 0; p < kPer; ++p) {
-        ra[p] = As[l][ty + p * kSide];
-        rb[p] = Bs[l][tx + p * kSide];
-      }
 #pragma unroll
-      for (int p = 0; p < kPer; ++p) {
-#pragma unroll
-        for (int q = 0; q < kPer; ++q) acc[p][q] = fmaf(ra[p], rb[q], acc[p][q]);
+        for (int q = 0; q < kPer; ++q) acc[p][q] = fmaf(fa[p], fb[q], acc[p][q]);
       }
     }
     __syncthreads();
   }
-  // Threads of a warp write neighbouring columns: coalesced stores.
 #pragma unroll
   for (int p = 0; p < kPer; ++p) {
-    const int gi = row0 + ty + p * kSide;
-    if (gi >= m) continue;
+    *reinterpret_cast<float4*>(&partial[group][(ty * kPer + p) * kPitch + tx * kPer]) =
+        make_float4(acc[p][0], acc[p][1], acc[p][2], acc[p][3]);
+  }
+  __syncthreads();
+  // kTile * kTile / kThreads outputs per thread; a warp writes 32 neighbouring columns.
+  for (int e = tid; e < kTile * kTile; e += kThreads) {
+    const int i = e / kTile, j = e % kTile;
+    const int gi = row0 + i, gj = col0 + j;
+    if (gi >= m || gj >= n) continue;
+    float sum = partial[0][i * kPitch + j];
 #pragma unroll
-    for (int q = 0; q < kPer; ++q) {
-      const int gj = col0 + tx + q * kSide;
-      if (gj >= n) continue;
-      float* out = c + static_cast<int64_t>(gi) * n + gj;
-      float v = beta == 0.0f ? alpha * acc[p][q] : alpha * acc[p][q] + beta * *out;
-      if (bias != nullptr) v += bias[gj];
-      *out = v;
-    }
+    for (int g = 1; g < kGroups; ++g) sum += partial[g][i * kPitch + j];
+    float* out = c + static_cast<int64_t>(gi) * n + gj;
+    float v = beta == 0.0f ? alpha * sum : alpha * sum + beta * *out;
+    if (bias != nullptr) v += bias[gj];
+    *out = v;
   }
 }
 

@@ -3,7 +3,8 @@
 # eager and PyTorch with the whole step in a CUDA graph (benchmarks/pytorch_{mlp,cnn}.py
 # [--graph], and --graph --fused --compile: PyTorch's best), run alternately for ROUNDS rounds
 # (batch 128, SGD, fp32, TF32 off), then the MLP's test accuracy after 5 epochs for seeds 0-2,
-# graph and eager; TUNE=1 (default) adds ember's graph runs with --tune-gemm (cuda::tunable).
+# graph and eager; TUNE=1 (default) adds ember's graph runs with --tune-gemm (cuda::tunable;
+# the CNN's also with --cudnn-benchmark).
 # Prints a table (summary.txt).
 # Usage (GPU machine, repo root, after a build with examples in $B, data in .device/data):
 #   B=/tmp/ember-gpu-build tools/gpu_graph_check.sh OUT
@@ -33,7 +34,7 @@ for ((r = 1; r <= ROUNDS; ++r)); do
   run torch_mlp_graph python3 benchmarks/pytorch_mlp.py "${common[@]}" --graph
   run ember_cnn_eager "$B/examples/cnn" "${common[@]}" --graph off
   run ember_cnn_graph "$B/examples/cnn" "${common[@]}" --graph on
-  [ "${TUNE:-1}" = 1 ] && run ember_cnn_graph_tuned "$B/examples/cnn" "${common[@]}" --graph on --tune-gemm
+  [ "${TUNE:-1}" = 1 ] && run ember_cnn_graph_tuned "$B/examples/cnn" "${common[@]}" --graph on --tune-gemm --cudnn-benchmark
   run torch_cnn_eager python3 benchmarks/pytorch_cnn.py "${common[@]}"
   run torch_cnn_graph python3 benchmarks/pytorch_cnn.py "${common[@]}" --graph
   # PyTorch's best: the step in a CUDA graph, the fused SGD, and torch.compile (Inductor,
@@ -55,10 +56,10 @@ def rows(label):
     f = out / f"{label}.jsonl"
     return [json.loads(l) for l in f.read_text().splitlines() if l.strip()] if f.exists() else []
 print(f"{'run':21} {'samples/s (best, all)':>40} {'test acc':>9}")
-for label in ("ember_mlp_eager", "ember_mlp_graph", "ember_mlp_graph_tuned", "torch_mlp_eager", "torch_mlp_graph",
-              "torch_mlp_best", "ember_cnn_eager", "ember_cnn_graph", "ember_cnn_graph_tuned",
-              "torch_cnn_eager",
-              "torch_cnn_graph", "torch_cnn_best"):
+for label in ("ember_mlp_eager", "ember_mlp_graph", "ember_mlp_graph_tuned",
+              "torch_mlp_eager", "torch_mlp_graph", "torch_mlp_best",
+              "ember_cnn_eager", "ember_cnn_graph", "ember_cnn_graph_tuned",
+              "torch_cnn_eager", "torch_cnn_graph", "torch_cnn_best"):
     r = rows(label)
     s = [x["train_samples_per_s"] for x in r]
     print(f"{label:21} {max(s) if s else 0:>12.0f} {str([round(v) for v in s]):>27} "
