@@ -1,7 +1,7 @@
 // Runs gradcheck and gradgradcheck on every entry of the op table (one ctest test per
-// entry and device), CPU/CUDA parity and the naive reference where an entry has one, and
-// checks the table covers every op declared differentiable (core/ops.def's GRAD column and
-// autograd/differentiable.def's views).
+// entry and device), CPU/CUDA parity (float64 and float32) and the naive reference where an
+// entry has one, and checks the table covers every op declared differentiable (core/ops.def's
+// GRAD column and autograd/differentiable.def's views).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -89,8 +89,45 @@ tensor_list outputs_and_grads(const OpEntry& entry, const optable::tensor_list& 
   return result;
 }
 
+// The same inputs in float32 (float64 ones cast, requires_grad kept; indices and masks as
+// they are).
+tensor_list as_float32(const tensor_list& inputs) {
+  tensor_list out;
+  for (const Tensor& x : inputs) {
+    if (!x.defined() || x.dtype() != kFloat64) {
+      out.push_back(x);
+      continue;
+    }
+    Tensor y = x.detach().to(kFloat32);
+    if (x.requires_grad()) y.requires_grad_(true);
+    out.push_back(y);
+  }
+  return out;
+}
+
+// Outputs and gradients of CUDA against the CPU's, float64 (kRtol, kAtol) or float32 (looser:
+// summation order and fused multiply-adds differ between the backends).
+void expect_same_results(const tensor_list& got, const tensor_list& want, bool float32) {
+  ASSERT_EQ(want.size(), got.size());
+  for (size_t k = 0; k < want.size(); ++k) {
+    if (!want[k].defined() && !got[k].defined()) continue;
+    ASSERT_TRUE(want[k].defined() && got[k].defined()) << "result " << k;
+    const bool same = float32 ? got[k].sizes() == want[k].sizes() &&
+                                    got[k].dtype() == want[k].dtype() &&
+                                    (!is_floating_point(want[k].dtype())
+                                         ? equal(got[k], want[k])
+                                         : allclose(got[k], want[k], 2e-3, 2e-4, true))
+                              : close(got[k], want[k]);
+    EXPECT_TRUE(same) << "result " << k << " (outputs, then gradients): CUDA " << got[k]
+                      << "\nCPU " << want[k];
+  }
+}
+
 // The CUDA entry again on the CPU: the samples, made with one seed, hold the same values on
-// both devices (ember's random ops draw the same numbers), so the results must agree.
+// both devices (ember's random ops draw the same numbers), so the results must agree; in
+// float64, and again with the inputs cast to float32 (the entry is then the op's CPU/CUDA
+// parity check in the dtype programs train in; an entry whose function does not take float32
+// on the CPU must fail on CUDA too).
 void check_parity(const OpEntry& entry) {
   manual_seed(1234);
   const std::vector<optable::Sample> on_cuda = entry.samples(Device(kCUDA));
@@ -98,16 +135,20 @@ void check_parity(const OpEntry& entry) {
   const std::vector<optable::Sample> on_cpu = entry.samples(Device(kCPU));
   ASSERT_EQ(on_cuda.size(), on_cpu.size());
   for (size_t i = 0; i < on_cpu.size(); ++i) {
-    SCOPED_TRACE(entry.name + " / " + on_cpu[i].desc + " (CPU/CUDA parity)");
-    const tensor_list want = outputs_and_grads(entry, on_cpu[i].inputs);
-    const tensor_list got = outputs_and_grads(entry, on_cuda[i].inputs);
-    ASSERT_EQ(want.size(), got.size());
-    for (size_t k = 0; k < want.size(); ++k) {
-      if (!want[k].defined() && !got[k].defined()) continue;
-      ASSERT_TRUE(want[k].defined() && got[k].defined()) << "result " << k;
-      EXPECT_TRUE(close(got[k], want[k]))
-          << "result " << k << " (outputs, then gradients): CUDA " << got[k] << "\nCPU " << want[k];
+    {
+      SCOPED_TRACE(entry.name + " / " + on_cpu[i].desc + " (CPU/CUDA parity)");
+      expect_same_results(outputs_and_grads(entry, on_cuda[i].inputs),
+                          outputs_and_grads(entry, on_cpu[i].inputs), false);
     }
+    SCOPED_TRACE(entry.name + " / " + on_cpu[i].desc + " (CPU/CUDA parity, float32)");
+    tensor_list want;
+    try {
+      want = outputs_and_grads(entry, as_float32(on_cpu[i].inputs));
+    } catch (const Error&) {
+      EXPECT_THROW(outputs_and_grads(entry, as_float32(on_cuda[i].inputs)), Error);
+      continue;
+    }
+    expect_same_results(outputs_and_grads(entry, as_float32(on_cuda[i].inputs)), want, true);
   }
 }
 
