@@ -55,13 +55,15 @@ const std::set<std::string>& declared_ops() {
 }
 
 // Tolerances of the parity and reference checks: float64 on both sides, so only rounding
-// (ulps of transcendental functions, summation order) may differ.
+// (ulps of transcendental functions, summation order) may differ; float32 parity is looser
+// (summation order and fused multiply-adds differ between the backends).
 constexpr double kRtol = 1e-7, kAtol = 1e-9;
+constexpr double kRtol32 = 2e-3, kAtol32 = 2e-4;
 
-bool close(const Tensor& a, const Tensor& b) {
+bool close(const Tensor& a, const Tensor& b, double rtol = kRtol, double atol = kAtol) {
   if (a.sizes() != b.sizes() || a.dtype() != b.dtype()) return false;
   if (!is_floating_point(a.dtype())) return equal(a, b);
-  return allclose(a, b, kRtol, kAtol, /*equal_nan=*/true);
+  return allclose(a, b, rtol, atol, /*equal_nan=*/true);
 }
 
 // fn's outputs and the gradients of sum(out * w) for every input that requires grad (w fixed,
@@ -105,21 +107,15 @@ tensor_list as_float32(const tensor_list& inputs) {
   return out;
 }
 
-// Outputs and gradients of CUDA against the CPU's, float64 (kRtol, kAtol) or float32 (looser:
-// summation order and fused multiply-adds differ between the backends).
-void expect_same_results(const tensor_list& got, const tensor_list& want, bool float32) {
+// Outputs and gradients of CUDA against the CPU's, within rtol and atol.
+void expect_same_results(const tensor_list& got, const tensor_list& want, double rtol,
+                         double atol) {
   ASSERT_EQ(want.size(), got.size());
   for (size_t k = 0; k < want.size(); ++k) {
     if (!want[k].defined() && !got[k].defined()) continue;
     ASSERT_TRUE(want[k].defined() && got[k].defined()) << "result " << k;
-    const bool same = float32 ? got[k].sizes() == want[k].sizes() &&
-                                    got[k].dtype() == want[k].dtype() &&
-                                    (!is_floating_point(want[k].dtype())
-                                         ? equal(got[k], want[k])
-                                         : allclose(got[k], want[k], 2e-3, 2e-4, true))
-                              : close(got[k], want[k]);
-    EXPECT_TRUE(same) << "result " << k << " (outputs, then gradients): CUDA " << got[k]
-                      << "\nCPU " << want[k];
+    EXPECT_TRUE(close(got[k], want[k], rtol, atol))
+        << "result " << k << " (outputs, then gradients): CUDA " << got[k] << "\nCPU " << want[k];
   }
 }
 
@@ -138,7 +134,7 @@ void check_parity(const OpEntry& entry) {
     {
       SCOPED_TRACE(entry.name + " / " + on_cpu[i].desc + " (CPU/CUDA parity)");
       expect_same_results(outputs_and_grads(entry, on_cuda[i].inputs),
-                          outputs_and_grads(entry, on_cpu[i].inputs), false);
+                          outputs_and_grads(entry, on_cpu[i].inputs), kRtol, kAtol);
     }
     SCOPED_TRACE(entry.name + " / " + on_cpu[i].desc + " (CPU/CUDA parity, float32)");
     tensor_list want;
@@ -148,7 +144,8 @@ void check_parity(const OpEntry& entry) {
       EXPECT_THROW(outputs_and_grads(entry, as_float32(on_cuda[i].inputs)), Error);
       continue;
     }
-    expect_same_results(outputs_and_grads(entry, as_float32(on_cuda[i].inputs)), want, true);
+    expect_same_results(outputs_and_grads(entry, as_float32(on_cuda[i].inputs)), want, kRtol32,
+                        kAtol32);
   }
 }
 
