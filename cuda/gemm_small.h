@@ -1,5 +1,6 @@
 // The one-launch float32 GEMM for small products (cuda/gemm_small.cu), which cuda/gemm.cpp
-// uses instead of cuBLAS below EMBER_CUDA_SMALL_GEMM_MACS multiply-adds (default 2^26).
+// uses instead of cuBLAS below EMBER_CUDA_SMALL_GEMM_MACS multiply-adds (default 2^26) and up to
+// EMBER_CUDA_SMALL_GEMM_MAX_K (default 1024) values of k.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +8,7 @@
 namespace ember {
 namespace cuda {
 
-// Whether an [m, k] @ [k, n] product is small enough for small_sgemm.
+// Whether an [m, k] @ [k, n] product is small enough, and its k short enough, for small_sgemm.
 bool small_gemm_applies(int64_t m, int64_t n, int64_t k);
 
 // c [m, n] (contiguous) = alpha * A @ B + beta * c (c not read when beta == 0), on the current

@@ -33,7 +33,8 @@ DEFAULT_PROGRAMS=(cuda_smoke_test cuda_runtime_test test_cuda_batch test_cuda_oo
 read -ra PROGRAMS <<<"${PROGRAMS_LIST:-${DEFAULT_PROGRAMS[*]}}"
 read -ra TOOLS <<<"${TOOLS_LIST:-memcheck racecheck initcheck synccheck}"
 # RUNS_LIST="tool:program[/SHARDS] ..." names the runs instead; PROGRAM/SHARDS runs the program
-# as SHARDS GoogleTest shards (GTEST_TOTAL_SHARDS), each its own run.
+# as SHARDS GoogleTest shards (GTEST_TOTAL_SHARDS), each its own run; PROGRAM/SHARDS@I,J,...
+# runs only the shards numbered I, J, ... (0-based) of the SHARDS.
 RUNS=()
 if [ -n "${RUNS_LIST:-}" ]; then
   read -ra RUNS <<<"$RUNS_LIST"
@@ -52,12 +53,14 @@ JOBS="${JOBS:-12}"
 deadline=$((SECONDS + SAN_S))
 i=0
 for run in "${RUNS[@]}"; do
-  tool="${run%%:*}"; prog="${run#*:}"; shards=1
+  tool="${run%%:*}"; prog="${run#*:}"; shards=1; picked=""
+  case "$prog" in *@*) picked=",${prog#*@},"; prog="${prog%@*}" ;; esac
   case "$prog" in */*) shards="${prog#*/}"; prog="${prog%/*}" ;; esac
   [ -x "$T/$prog" ] || continue
   nocache=1
   case "$prog" in cuda_runtime_test | test_cuda_graph | test_cuda_oom | cuda_smoke_test) nocache=0 ;; esac
   for ((shard = 0; shard < shards; shard++)); do
+    [ -z "$picked" ] || [[ "$picked" == *",$shard,"* ]] || continue
     i=$((i + 1))
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
     left=$((deadline - SECONDS))
