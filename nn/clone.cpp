@@ -1,15 +1,21 @@
 // Module::clone: the registry of clonable module types (filled by EMBER_MODULE and Cloneable),
 // the copying of parameters, buffers and children, and the containers' clones.
+// The built-in modules' clones are instantiated here, once, and registered with the registry's
+// first use (nn/holder.h's EMBER_BUILTIN_MODULE), without static initializers.
+#define EMBER_NN_CLONE_REGISTRY
 #include <ember/nn/cloneable.h>
 
 #include <mutex>
+#include <type_traits>
 #include <typeindex>
 #include <unordered_map>
+#include <utility>
 
 #include <ember/core/error.h>
 #include <ember/core/grad_mode.h>
 #include <ember/nn/containers.h>
 #include <ember/nn/modules/embedding.h>
+#include <ember/nn/nn.h>
 
 namespace ember::nn {
 
@@ -26,9 +32,24 @@ struct CloneRegistry {
   std::unordered_map<std::type_index, CloneEntry> entries;
 };
 
+// The built-in modules numbered by EMBER_BUILTIN_MODULE in this file's includes.
+constexpr int kMaxBuiltins = 256;
+static_assert(__COUNTER__ < kMaxBuiltins, "more built-in modules than kMaxBuiltins");
+
+template <class T>
+void add_builtin(CloneRegistry& reg) {
+  if constexpr (!std::is_void_v<T>) reg.entries[typeid(T)] = {&clone_as<T>, &clone_assign_as<T>};
+}
+
+template <size_t... I>
+void add_builtins(CloneRegistry& reg, std::index_sequence<I...>) {
+  (add_builtin<typename BuiltinClone<static_cast<int>(I)>::type>(reg), ...);
+}
+
 CloneRegistry& registry() {
   static CloneRegistry* r = [] {
     auto* reg = new CloneRegistry();
+    add_builtins(*reg, std::make_index_sequence<kMaxBuiltins>{});
     // The containers clone themselves (their clone() overrides); children need their assignment.
     reg->entries[typeid(SequentialImpl)] = {nullptr, &clone_assign_as<SequentialImpl>};
     reg->entries[typeid(ModuleListImpl)] = {nullptr, &clone_assign_as<ModuleListImpl>};

@@ -156,6 +156,9 @@ class SequentialImpl : public Module {
   std::vector<detail::TensorForward> forwards_;
 };
 
+// Its clone is registered by the library (nn/clone.cpp).
+template <>
+struct detail::clone_in_library<SequentialImpl> : std::true_type {};
 class Sequential : public ModuleHolder<SequentialImpl> {
  public:
   using ModuleHolder<SequentialImpl>::ModuleHolder;
@@ -213,7 +216,7 @@ class ModuleListImpl : public Module {
 
   std::vector<std::shared_ptr<Module>> modules_;
 };
-EMBER_MODULE(ModuleList);
+EMBER_BUILTIN_MODULE(ModuleList);
 
 // Modules by name, in insertion order; it has no forward.
 class ModuleDictImpl : public Module {
@@ -259,6 +262,9 @@ class ModuleDictImpl : public Module {
   OrderedDict<std::string, std::shared_ptr<Module>> modules_{"Module"};
 };
 
+// Its clone is registered by the library (nn/clone.cpp).
+template <>
+struct detail::clone_in_library<ModuleDictImpl> : std::true_type {};
 class ModuleDict : public ModuleHolder<ModuleDictImpl> {
  public:
   using ModuleHolder<ModuleDictImpl>::ModuleHolder;
@@ -284,6 +290,6 @@ class FunctionalImpl : public Module {
  private:
   std::function<Tensor(Tensor)> function_;
 };
-EMBER_MODULE(Functional);
+EMBER_BUILTIN_MODULE(Functional);
 
 }  // namespace ember::nn

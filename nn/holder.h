@@ -50,6 +50,12 @@ forward_result_t<M, Args&&...> call_forward(M& module, Args&&... args) {
   }
 }
 
+// True for ember's own modules (EMBER_BUILTIN_MODULE): the library registers their clones
+// (nn/clone.cpp), so that a program including ember.h does not instantiate every built-in
+// module's clone machinery in each of its files (about 8 s of compile time per file).
+template <class T>
+struct clone_in_library : std::false_type {};
+
 }  // namespace detail
 
 template <class Contained>
@@ -69,17 +75,17 @@ class ModuleHolder {
   // Default-constructs the module; for modules without a default constructor write
   // `Linear fc = nullptr;` (the empty state) instead.
   // (Each constructor also registers Contained's clone, nn/cloneable.h.)
-  ModuleHolder() : impl_(default_construct()) { (void)detail::clone_registered<Contained>; }
+  ModuleHolder() : impl_(default_construct()) { register_clone(); }
   ModuleHolder(std::nullptr_t) {}  // NOLINT: `Linear fc = nullptr;`
   ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {  // NOLINT
-    (void)detail::clone_registered<Contained>;
+    register_clone();
   }
   // Forwards to Contained's constructor: `Linear fc(4, 8)`.
   template <class Head, class... Tail,
             class = std::enable_if_t<!(sizeof...(Tail) == 0 && is_self_v<Head>)>>
   explicit ModuleHolder(Head&& head, Tail&&... tail)
       : impl_(std::make_shared<Contained>(std::forward<Head>(head), std::forward<Tail>(tail)...)) {
-    (void)detail::clone_registered<Contained>;
+    register_clone();
   }
 
   Contained* operator->() { return get(); }
@@ -126,6 +132,12 @@ class ModuleHolder {
       return nullptr;
     }
   }
+  // Registers Contained's clone (nn/cloneable.h), unless the library does (built-in modules).
+  static void register_clone() {
+    if constexpr (!detail::clone_in_library<Contained>::value) {
+      (void)detail::clone_registered<Contained>;
+    }
+  }
   void check_not_empty() const {
     EMBER_CHECK(impl_ != nullptr, "Accessing an empty ModuleHolder (constructed from nullptr): ",
                 "assign a module to it first");
@@ -153,3 +165,33 @@ std::ostream& operator<<(std::ostream& stream, const ModuleHolder<Contained>& ho
   }
 
 #define EMBER_MODULE(Name) EMBER_MODULE_IMPL(Name, Name##Impl)
+
+// The library's own modules (used inside namespace ember::nn): the same holder, with the
+// clone registered by the library instead of in every file that includes the header. nn/clone.cpp
+// defines EMBER_NN_CLONE_REGISTRY before its includes: there each use also numbers its module
+// (BuiltinClone<0>, <1>, ...), and the registry adds every numbered one when first used.
+#ifdef EMBER_NN_CLONE_REGISTRY
+namespace ember::nn::detail {
+template <int I>
+struct BuiltinClone {
+  using type = void;
+};
+}  // namespace ember::nn::detail
+#define EMBER_BUILTIN_CLONE_(ImplType)                   \
+  template <>                                            \
+  struct detail::BuiltinClone<__COUNTER__> {             \
+    using type = ImplType;                               \
+  };
+#else
+#define EMBER_BUILTIN_CLONE_(ImplType)
+#endif
+#define EMBER_BUILTIN_MODULE_IMPL(Name, ImplType)                              \
+  template <>                                                                  \
+  struct detail::clone_in_library<ImplType> : std::true_type {};               \
+  EMBER_BUILTIN_CLONE_(ImplType)                                               \
+  class Name : public ::ember::nn::ModuleHolder<ImplType> {                    \
+   public:                                                                     \
+    using ::ember::nn::ModuleHolder<ImplType>::ModuleHolder;                   \
+    using Impl = ImplType;                                                     \
+  }
+#define EMBER_BUILTIN_MODULE(Name) EMBER_BUILTIN_MODULE_IMPL(Name, Name##Impl)

@@ -15,6 +15,9 @@ using detail::reduction_text;
 
 CrossEntropyLossImpl::CrossEntropyLossImpl(const CrossEntropyLossOptions& options)
     : options(options) {
+  reset();
+}
+void CrossEntropyLossImpl::reset() {
   weight = register_buffer("weight", options.weight());
 }
 Tensor CrossEntropyLossImpl::forward(const Tensor& input, const Tensor& target) {
@@ -32,6 +35,9 @@ void CrossEntropyLossImpl::pretty_print(std::ostream& stream) const {
 }
 
 NLLLossImpl::NLLLossImpl(const NLLLossOptions& options) : options(options) {
+  reset();
+}
+void NLLLossImpl::reset() {
   weight = register_buffer("weight", options.weight());
 }
 Tensor NLLLossImpl::forward(const Tensor& input, const Tensor& target) {
@@ -68,6 +74,9 @@ void SmoothL1LossImpl::pretty_print(std::ostream& stream) const {
 }
 
 BCELossImpl::BCELossImpl(const BCELossOptions& options) : options(options) {
+  reset();
+}
+void BCELossImpl::reset() {
   weight = register_buffer("weight", options.weight());
 }
 Tensor BCELossImpl::forward(const Tensor& input, const Tensor& target) {
@@ -80,6 +89,9 @@ void BCELossImpl::pretty_print(std::ostream& stream) const {
 
 BCEWithLogitsLossImpl::BCEWithLogitsLossImpl(const BCEWithLogitsLossOptions& options)
     : options(options) {
+  reset();
+}
+void BCEWithLogitsLossImpl::reset() {
   weight = register_buffer("weight", options.weight());
   pos_weight = register_buffer("pos_weight", options.pos_weight());
 }

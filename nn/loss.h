@@ -15,22 +15,26 @@ namespace ember::nn {
 class CrossEntropyLossImpl : public Module {
  public:
   explicit CrossEntropyLossImpl(const CrossEntropyLossOptions& options = {});
+  // (Re)registers the class-weight buffers from the options, as LibTorch's (used by clone()).
+  void reset();
   Tensor forward(const Tensor& input, const Tensor& target);
   void pretty_print(std::ostream& stream) const override;
   CrossEntropyLossOptions options;
   Tensor weight;  // the "weight" buffer (undefined without class weights)
 };
-EMBER_MODULE(CrossEntropyLoss);
+EMBER_BUILTIN_MODULE(CrossEntropyLoss);
 
 class NLLLossImpl : public Module {
  public:
   explicit NLLLossImpl(const NLLLossOptions& options = {});
+  // (Re)registers the class-weight buffers from the options, as LibTorch's (used by clone()).
+  void reset();
   Tensor forward(const Tensor& input, const Tensor& target);
   void pretty_print(std::ostream& stream) const override;
   NLLLossOptions options;
   Tensor weight;
 };
-EMBER_MODULE(NLLLoss);
+EMBER_BUILTIN_MODULE(NLLLoss);
 
 class MSELossImpl : public Module {
  public:
@@ -39,7 +43,7 @@ class MSELossImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   MSELossOptions options;
 };
-EMBER_MODULE(MSELoss);
+EMBER_BUILTIN_MODULE(MSELoss);
 
 class L1LossImpl : public Module {
  public:
@@ -48,7 +52,7 @@ class L1LossImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   L1LossOptions options;
 };
-EMBER_MODULE(L1Loss);
+EMBER_BUILTIN_MODULE(L1Loss);
 
 class SmoothL1LossImpl : public Module {
  public:
@@ -57,27 +61,31 @@ class SmoothL1LossImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   SmoothL1LossOptions options;
 };
-EMBER_MODULE(SmoothL1Loss);
+EMBER_BUILTIN_MODULE(SmoothL1Loss);
 
 class BCELossImpl : public Module {
  public:
   explicit BCELossImpl(const BCELossOptions& options = {});
+  // (Re)registers the class-weight buffers from the options, as LibTorch's (used by clone()).
+  void reset();
   Tensor forward(const Tensor& input, const Tensor& target);
   void pretty_print(std::ostream& stream) const override;
   BCELossOptions options;
   Tensor weight;
 };
-EMBER_MODULE(BCELoss);
+EMBER_BUILTIN_MODULE(BCELoss);
 
 class BCEWithLogitsLossImpl : public Module {
  public:
   explicit BCEWithLogitsLossImpl(const BCEWithLogitsLossOptions& options = {});
+  // (Re)registers the class-weight buffers from the options, as LibTorch's (used by clone()).
+  void reset();
   Tensor forward(const Tensor& input, const Tensor& target);
   void pretty_print(std::ostream& stream) const override;
   BCEWithLogitsLossOptions options;
   Tensor weight, pos_weight;  // buffers
 };
-EMBER_MODULE(BCEWithLogitsLoss);
+EMBER_BUILTIN_MODULE(BCEWithLogitsLoss);
 
 class KLDivLossImpl : public Module {
  public:
@@ -86,6 +94,6 @@ class KLDivLossImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   KLDivLossOptions options;
 };
-EMBER_MODULE(KLDivLoss);
+EMBER_BUILTIN_MODULE(KLDivLoss);
 
 }  // namespace ember::nn

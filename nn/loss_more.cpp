@@ -58,6 +58,9 @@ void TripletMarginLossImpl::pretty_print(std::ostream& stream) const {
 MultiLabelSoftMarginLossImpl::MultiLabelSoftMarginLossImpl(
     const MultiLabelSoftMarginLossOptions& options)
     : options(options) {
+  reset();
+}
+void MultiLabelSoftMarginLossImpl::reset() {
   weight = register_buffer("weight", options.weight());
 }
 Tensor MultiLabelSoftMarginLossImpl::forward(const Tensor& input, const Tensor& target) {
@@ -69,6 +72,9 @@ void MultiLabelSoftMarginLossImpl::pretty_print(std::ostream& stream) const {
 }
 
 MultiMarginLossImpl::MultiMarginLossImpl(const MultiMarginLossOptions& options) : options(options) {
+  reset();
+}
+void MultiMarginLossImpl::reset() {
   weight = register_buffer("weight", options.weight());
 }
 Tensor MultiMarginLossImpl::forward(const Tensor& input, const Tensor& target) {

@@ -23,7 +23,7 @@ namespace ember::nn {
     void pretty_print(std::ostream& stream) const override;                      \
     Name##Options options;                                                       \
   };                                                                             \
-  EMBER_MODULE(Name)
+  EMBER_BUILTIN_MODULE(Name)
 
 // A loss of (input1, input2, target).
 #define EMBER_LOSS_MODULE3(Name, fn)                                                   \
@@ -36,7 +36,7 @@ namespace ember::nn {
     void pretty_print(std::ostream& stream) const override;                            \
     Name##Options options;                                                             \
   };                                                                                   \
-  EMBER_MODULE(Name)
+  EMBER_BUILTIN_MODULE(Name)
 
 EMBER_LOSS_MODULE2(HuberLoss, huber_loss);
 EMBER_LOSS_MODULE2(HingeEmbeddingLoss, hinge_embedding_loss);
@@ -53,21 +53,25 @@ EMBER_LOSS_MODULE3(TripletMarginLoss, triplet_margin_loss);
 class MultiLabelSoftMarginLossImpl : public Module {
  public:
   explicit MultiLabelSoftMarginLossImpl(const MultiLabelSoftMarginLossOptions& options = {});
+  // (Re)registers the class-weight buffers from the options, as LibTorch's (used by clone()).
+  void reset();
   Tensor forward(const Tensor& input, const Tensor& target);
   void pretty_print(std::ostream& stream) const override;
   MultiLabelSoftMarginLossOptions options;
   Tensor weight;
 };
-EMBER_MODULE(MultiLabelSoftMarginLoss);
+EMBER_BUILTIN_MODULE(MultiLabelSoftMarginLoss);
 
 class MultiMarginLossImpl : public Module {
  public:
   explicit MultiMarginLossImpl(const MultiMarginLossOptions& options = {});
+  // (Re)registers the class-weight buffers from the options, as LibTorch's (used by clone()).
+  void reset();
   Tensor forward(const Tensor& input, const Tensor& target);
   void pretty_print(std::ostream& stream) const override;
   MultiMarginLossOptions options;
   Tensor weight;
 };
-EMBER_MODULE(MultiMarginLoss);
+EMBER_BUILTIN_MODULE(MultiMarginLoss);
 
 }  // namespace ember::nn

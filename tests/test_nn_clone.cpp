@@ -236,4 +236,54 @@ TEST(Clone, ModulesWithoutParametersClone) {
   expect_equal_independent(*ln, *lnc);
 }
 
+// The library registers its own modules' clones once (nn/clone.cpp), not the headers: one module
+// of each way a built-in module is declared must clone to its own type with equal, independent
+// parameters and buffers.
+template <class Holder>
+void expect_clones(const Holder& holder) {
+  using Impl = typename Holder::Impl;
+  std::shared_ptr<nn::Module> copy = holder->clone();
+  auto typed = std::dynamic_pointer_cast<Impl>(copy);
+  ASSERT_NE(typed, nullptr) << holder->name();
+  EXPECT_NE(typed.get(), holder.get()) << holder->name();
+  expect_equal_independent(*holder, *typed);
+}
+
+TEST(Clone, BuiltInModulesOfEveryDeclarationForm) {
+  expect_clones(nn::Conv1d(2, 3, 3));
+  expect_clones(nn::ConvTranspose2d(2, 3, 3));
+  expect_clones(nn::GELU());
+  expect_clones(nn::InstanceNorm2d(nn::InstanceNormOptions(3).affine(true)));
+  expect_clones(nn::AdaptiveMaxPool2d(2));
+  expect_clones(nn::Dropout2d(0.25));
+  expect_clones(nn::LSTM(3, 4));
+  expect_clones(nn::GRUCell(3, 4));
+  expect_clones(nn::GroupNorm(2, 4));
+  expect_clones(nn::Upsample(nn::UpsampleOptions().scale_factor(std::vector<double>{2.0})));
+  expect_clones(nn::PixelShuffle(2));                 // EMBER_VISION_MODULE
+  expect_clones(nn::ZeroPad2d(1));                    // EMBER_PADDING_MODULE
+  expect_clones(nn::ReflectionPad1d(2));
+  expect_clones(nn::ELU());                           // EMBER_ACTIVATION_MODULE
+  expect_clones(nn::PReLU(nn::PReLUOptions().num_parameters(3)));
+  expect_clones(nn::Mish());                          // EMBER_PLAIN_ACTIVATION_MODULE
+  expect_clones(nn::CosineSimilarity());
+  expect_clones(nn::CrossEntropyLoss());              // nn/loss.h
+  // Losses with class weights clone as LibTorch's: reset() re-registers the buffer from the
+  // options, which hold the same tensor as the original's, so (as in LibTorch) the two modules
+  // end up sharing it; only the values and the type are checked here.
+  const Tensor w = ember::rand({3});
+  nn::CrossEntropyLoss ce(nn::CrossEntropyLossOptions().weight(w));
+  auto cc = std::dynamic_pointer_cast<nn::CrossEntropyLossImpl>(ce->clone());
+  ASSERT_NE(cc, nullptr);
+  EXPECT_TRUE(ember::equal(cc->weight, w));
+  nn::BCEWithLogitsLoss bce(nn::BCEWithLogitsLossOptions().pos_weight(w));
+  auto bc = std::dynamic_pointer_cast<nn::BCEWithLogitsLossImpl>(bce->clone());
+  ASSERT_NE(bc, nullptr);
+  EXPECT_TRUE(ember::equal(bc->pos_weight, w));
+  EXPECT_FALSE(bc->weight.defined());
+  expect_clones(nn::MarginRankingLoss());             // EMBER_LOSS_MODULE3
+  expect_clones(nn::MultiMarginLoss());
+  expect_clones(nn::Unflatten(1, std::vector<int64_t>{2, 2}));
+}
+
 }  // namespace

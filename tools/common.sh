@@ -8,7 +8,7 @@ JOBS="${JOBS:-$(nproc)}"
 EMBER_BUILD_PACKAGES=(cmake g++ ninja-build libeigen3-dev libgtest-dev libgmock-dev
   libbenchmark-dev zlib1g-dev nlohmann-json3-dev libcli11-dev)
 
-log() { printf '\n== %s\n' "$*"; }
+log() { printf '\n== %s (%d s)\n' "$*" "$SECONDS"; }
 
 # ember_install_missing PACKAGE...: apt-get installs only those not installed yet (sudo when
 # not root), so that on a prepared machine this costs one dpkg-query per package.

@@ -20,7 +20,7 @@ class ReLUImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   ReLUOptions options;
 };
-EMBER_MODULE(ReLU);
+EMBER_BUILTIN_MODULE(ReLU);
 
 class LeakyReLUImpl : public Module {
  public:
@@ -29,7 +29,7 @@ class LeakyReLUImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   LeakyReLUOptions options;
 };
-EMBER_MODULE(LeakyReLU);
+EMBER_BUILTIN_MODULE(LeakyReLU);
 
 class GELUImpl : public Module {
  public:
@@ -38,7 +38,7 @@ class GELUImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   GELUOptions options;
 };
-EMBER_MODULE(GELU);
+EMBER_BUILTIN_MODULE(GELU);
 
 // x * sigmoid(x).
 class SiLUImpl : public Module {
@@ -46,21 +46,21 @@ class SiLUImpl : public Module {
   Tensor forward(const Tensor& input) { return functional::silu(input); }
   void pretty_print(std::ostream& stream) const override { stream << "SiLU()"; }
 };
-EMBER_MODULE(SiLU);
+EMBER_BUILTIN_MODULE(SiLU);
 
 class TanhImpl : public Module {
  public:
   Tensor forward(const Tensor& input) { return input.tanh(); }
   void pretty_print(std::ostream& stream) const override { stream << "Tanh()"; }
 };
-EMBER_MODULE(Tanh);
+EMBER_BUILTIN_MODULE(Tanh);
 
 class SigmoidImpl : public Module {
  public:
   Tensor forward(const Tensor& input) { return input.sigmoid(); }
   void pretty_print(std::ostream& stream) const override { stream << "Sigmoid()"; }
 };
-EMBER_MODULE(Sigmoid);
+EMBER_BUILTIN_MODULE(Sigmoid);
 
 class SoftmaxImpl : public Module {
  public:
@@ -70,7 +70,7 @@ class SoftmaxImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   SoftmaxOptions options;
 };
-EMBER_MODULE(Softmax);
+EMBER_BUILTIN_MODULE(Softmax);
 
 class LogSoftmaxImpl : public Module {
  public:
@@ -80,6 +80,6 @@ class LogSoftmaxImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   LogSoftmaxOptions options;
 };
-EMBER_MODULE(LogSoftmax);
+EMBER_BUILTIN_MODULE(LogSoftmax);
 
 }  // namespace ember::nn

@@ -23,7 +23,7 @@ namespace ember::nn {
     void pretty_print(std::ostream& stream) const override;                        \
     Name##Options options;                                                         \
   };                                                                               \
-  EMBER_MODULE(Name)
+  EMBER_BUILTIN_MODULE(Name)
 
 EMBER_ACTIVATION_MODULE(ELU, elu);
 EMBER_ACTIVATION_MODULE(SELU, selu);
@@ -44,7 +44,7 @@ class ThresholdImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   ThresholdOptions options;
 };
-EMBER_MODULE(Threshold);
+EMBER_BUILTIN_MODULE(Threshold);
 
 class SoftminImpl : public Module {
  public:
@@ -54,7 +54,7 @@ class SoftminImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   SoftminOptions options;
 };
-EMBER_MODULE(Softmin);
+EMBER_BUILTIN_MODULE(Softmin);
 
 // weight: [num_parameters] learnable slopes, filled with init.
 class PReLUImpl : public Module {
@@ -66,7 +66,7 @@ class PReLUImpl : public Module {
   PReLUOptions options;
   Tensor weight;
 };
-EMBER_MODULE(PReLU);
+EMBER_BUILTIN_MODULE(PReLU);
 
 // Modules without options.
 #define EMBER_PLAIN_ACTIVATION_MODULE(Name, fn)                                      \
@@ -75,7 +75,7 @@ EMBER_MODULE(PReLU);
     Tensor forward(const Tensor& input) { return functional::fn(input); }            \
     void pretty_print(std::ostream& stream) const override { stream << #Name "()"; } \
   };                                                                                 \
-  EMBER_MODULE(Name)
+  EMBER_BUILTIN_MODULE(Name)
 
 EMBER_PLAIN_ACTIVATION_MODULE(LogSigmoid, logsigmoid);
 EMBER_PLAIN_ACTIVATION_MODULE(Softsign, softsign);

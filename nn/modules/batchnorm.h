@@ -87,7 +87,7 @@ class BatchNorm1dImpl : public BatchNormImplBase<1, BatchNorm1dImpl> {
  public:
   using BatchNormImplBase<1, BatchNorm1dImpl>::BatchNormImplBase;
 };
-EMBER_MODULE(BatchNorm1d);
+EMBER_BUILTIN_MODULE(BatchNorm1d);
 
 // input [N, C, H, W].
 class BatchNorm2dImpl : public BatchNormImplBase<2, BatchNorm2dImpl> {
@@ -97,6 +97,6 @@ class BatchNorm2dImpl : public BatchNormImplBase<2, BatchNorm2dImpl> {
  public:
   using BatchNormImplBase<2, BatchNorm2dImpl>::BatchNormImplBase;
 };
-EMBER_MODULE(BatchNorm2d);
+EMBER_BUILTIN_MODULE(BatchNorm2d);
 
 }  // namespace ember::nn

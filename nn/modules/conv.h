@@ -45,7 +45,7 @@ class Conv1dImpl : public ConvNdImpl<1> {
   explicit Conv1dImpl(Conv1dOptions options);
   Tensor forward(const Tensor& input);
 };
-EMBER_MODULE(Conv1d);
+EMBER_BUILTIN_MODULE(Conv1d);
 
 // input [N, C, H, W] or unbatched [C, H, W].
 class Conv2dImpl : public ConvNdImpl<2> {
@@ -58,7 +58,7 @@ class Conv2dImpl : public ConvNdImpl<2> {
  protected:
   Tensor _conv_forward(const Tensor& input, const Tensor& weight);
 };
-EMBER_MODULE(Conv2d);
+EMBER_BUILTIN_MODULE(Conv2d);
 
 // output_size (optional, the spatial sizes or all of them) picks the output padding within
 // the range the stride leaves open, as PyTorch's ConvTranspose*d.forward(input, output_size).
@@ -82,7 +82,7 @@ class ConvTranspose1dImpl : public ConvTransposeNdImpl<1> {
   explicit ConvTranspose1dImpl(ConvTranspose1dOptions options);
   Tensor forward(const Tensor& input, const std::optional<IntArrayRef>& output_size = std::nullopt);
 };
-EMBER_MODULE(ConvTranspose1d);
+EMBER_BUILTIN_MODULE(ConvTranspose1d);
 
 class ConvTranspose2dImpl : public ConvTransposeNdImpl<2> {
  public:
@@ -92,6 +92,6 @@ class ConvTranspose2dImpl : public ConvTransposeNdImpl<2> {
   explicit ConvTranspose2dImpl(ConvTranspose2dOptions options);
   Tensor forward(const Tensor& input, const std::optional<IntArrayRef>& output_size = std::nullopt);
 };
-EMBER_MODULE(ConvTranspose2d);
+EMBER_BUILTIN_MODULE(ConvTranspose2d);
 
 }  // namespace ember::nn

@@ -20,7 +20,7 @@ class CosineSimilarityImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   CosineSimilarityOptions options;
 };
-EMBER_MODULE(CosineSimilarity);
+EMBER_BUILTIN_MODULE(CosineSimilarity);
 
 class PairwiseDistanceImpl : public Module {
  public:
@@ -31,6 +31,6 @@ class PairwiseDistanceImpl : public Module {
   void pretty_print(std::ostream& stream) const override;
   PairwiseDistanceOptions options;
 };
-EMBER_MODULE(PairwiseDistance);
+EMBER_BUILTIN_MODULE(PairwiseDistance);
 
 }  // namespace ember::nn

@@ -32,6 +32,6 @@ class DropoutImpl : public Module {
 
   DropoutOptions options;
 };
-EMBER_MODULE(Dropout);
+EMBER_BUILTIN_MODULE(Dropout);
 
 }  // namespace ember::nn

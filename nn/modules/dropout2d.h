@@ -33,6 +33,6 @@ class Dropout2dImpl : public Module {
 
   Dropout2dOptions options;
 };
-EMBER_MODULE(Dropout2d);
+EMBER_BUILTIN_MODULE(Dropout2d);
 
 }  // namespace ember::nn

@@ -27,6 +27,9 @@ class EmbeddingImpl : public Module {
   Tensor weight;
 };
 
+// Its clone is registered by the library (nn/clone.cpp).
+template <>
+struct detail::clone_in_library<EmbeddingImpl> : std::true_type {};
 class Embedding : public ModuleHolder<EmbeddingImpl> {
  public:
   using ModuleHolder<EmbeddingImpl>::ModuleHolder;

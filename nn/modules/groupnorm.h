@@ -27,6 +27,6 @@ class GroupNormImpl : public Module {
   Tensor weight;  // [num_channels], undefined without affine
   Tensor bias;
 };
-EMBER_MODULE(GroupNorm);
+EMBER_BUILTIN_MODULE(GroupNorm);
 
 }  // namespace ember::nn

@@ -28,7 +28,7 @@ class InstanceNorm1dImpl : public InstanceNormImpl<1, InstanceNorm1dImpl> {
  public:
   using InstanceNormImpl<1, InstanceNorm1dImpl>::InstanceNormImpl;
 };
-EMBER_MODULE(InstanceNorm1d);
+EMBER_BUILTIN_MODULE(InstanceNorm1d);
 
 // input [N, C, H, W] or [C, H, W].
 class InstanceNorm2dImpl : public InstanceNormImpl<2, InstanceNorm2dImpl> {
@@ -38,6 +38,6 @@ class InstanceNorm2dImpl : public InstanceNormImpl<2, InstanceNorm2dImpl> {
  public:
   using InstanceNormImpl<2, InstanceNorm2dImpl>::InstanceNormImpl;
 };
-EMBER_MODULE(InstanceNorm2d);
+EMBER_BUILTIN_MODULE(InstanceNorm2d);
 
 }  // namespace ember::nn

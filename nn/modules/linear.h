@@ -30,7 +30,7 @@ class LinearImpl : public Module {
   Tensor weight;
   Tensor bias;  // undefined when options.bias() is false
 };
-EMBER_MODULE(Linear);
+EMBER_BUILTIN_MODULE(Linear);
 
 // Returns its input (LibTorch's accepts and ignores constructor arguments).
 class IdentityImpl : public Module {
@@ -40,7 +40,7 @@ class IdentityImpl : public Module {
   Tensor forward(const Tensor& input) { return input; }
   void pretty_print(std::ostream& stream) const override { stream << "Identity()"; }
 };
-EMBER_MODULE(Identity);
+EMBER_BUILTIN_MODULE(Identity);
 
 // Flattens dims start_dim..end_dim (by default all but the batch dim) into one.
 class FlattenImpl : public Module {
@@ -53,7 +53,7 @@ class FlattenImpl : public Module {
 
   FlattenOptions options;
 };
-EMBER_MODULE(Flatten);
+EMBER_BUILTIN_MODULE(Flatten);
 
 // Splits dim `dim` into `sizes` (a view when possible).
 class UnflattenImpl : public Module {
@@ -66,6 +66,6 @@ class UnflattenImpl : public Module {
 
   UnflattenOptions options;
 };
-EMBER_MODULE(Unflatten);
+EMBER_BUILTIN_MODULE(Unflatten);
 
 }  // namespace ember::nn

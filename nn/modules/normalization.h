@@ -26,6 +26,6 @@ class LayerNormImpl : public Module {
   Tensor weight;  // undefined without elementwise_affine
   Tensor bias;
 };
-EMBER_MODULE(LayerNorm);
+EMBER_BUILTIN_MODULE(LayerNorm);
 
 }  // namespace ember::nn

@@ -53,7 +53,7 @@ class ConstantPadImpl : public Module {
    public:                                  \
     using Base<D>::Base;                    \
   };                                        \
-  EMBER_MODULE(Name)
+  EMBER_BUILTIN_MODULE(Name)
 
 EMBER_PADDING_MODULE(ReflectionPad1d, ReflectionPadImpl, 1);
 EMBER_PADDING_MODULE(ReflectionPad2d, ReflectionPadImpl, 2);

@@ -32,7 +32,7 @@ class MaxPool1dImpl : public MaxPoolImpl<1> {
   Tensor forward(const Tensor& input);
   std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
 };
-EMBER_MODULE(MaxPool1d);
+EMBER_BUILTIN_MODULE(MaxPool1d);
 
 class MaxPool2dImpl : public MaxPoolImpl<2> {
  public:
@@ -40,7 +40,7 @@ class MaxPool2dImpl : public MaxPoolImpl<2> {
   Tensor forward(const Tensor& input);
   std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
 };
-EMBER_MODULE(MaxPool2d);
+EMBER_BUILTIN_MODULE(MaxPool2d);
 
 template <size_t D>
 class AvgPoolImpl : public Module {
@@ -59,14 +59,14 @@ class AvgPool1dImpl : public AvgPoolImpl<1> {
   using AvgPoolImpl<1>::AvgPoolImpl;
   Tensor forward(const Tensor& input);
 };
-EMBER_MODULE(AvgPool1d);
+EMBER_BUILTIN_MODULE(AvgPool1d);
 
 class AvgPool2dImpl : public AvgPoolImpl<2> {
  public:
   using AvgPoolImpl<2>::AvgPoolImpl;
   Tensor forward(const Tensor& input);
 };
-EMBER_MODULE(AvgPool2d);
+EMBER_BUILTIN_MODULE(AvgPool2d);
 
 template <size_t D, typename output_size_t>
 class AdaptiveAvgPoolImpl : public Module {
@@ -88,14 +88,14 @@ class AdaptiveAvgPool1dImpl : public AdaptiveAvgPoolImpl<1, ExpandingArray<1>> {
   using AdaptiveAvgPoolImpl<1, ExpandingArray<1>>::AdaptiveAvgPoolImpl;
   Tensor forward(const Tensor& input);
 };
-EMBER_MODULE(AdaptiveAvgPool1d);
+EMBER_BUILTIN_MODULE(AdaptiveAvgPool1d);
 
 class AdaptiveAvgPool2dImpl : public AdaptiveAvgPoolImpl<2, ExpandingArrayWithOptionalElem<2>> {
  public:
   using AdaptiveAvgPoolImpl<2, ExpandingArrayWithOptionalElem<2>>::AdaptiveAvgPoolImpl;
   Tensor forward(const Tensor& input);
 };
-EMBER_MODULE(AdaptiveAvgPool2d);
+EMBER_BUILTIN_MODULE(AdaptiveAvgPool2d);
 
 template <size_t D, typename output_size_t>
 class AdaptiveMaxPoolImpl : public Module {
@@ -118,7 +118,7 @@ class AdaptiveMaxPool1dImpl : public AdaptiveMaxPoolImpl<1, ExpandingArray<1>> {
   Tensor forward(const Tensor& input);
   std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
 };
-EMBER_MODULE(AdaptiveMaxPool1d);
+EMBER_BUILTIN_MODULE(AdaptiveMaxPool1d);
 
 class AdaptiveMaxPool2dImpl : public AdaptiveMaxPoolImpl<2, ExpandingArrayWithOptionalElem<2>> {
  public:
@@ -126,6 +126,6 @@ class AdaptiveMaxPool2dImpl : public AdaptiveMaxPoolImpl<2, ExpandingArrayWithOp
   Tensor forward(const Tensor& input);
   std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
 };
-EMBER_MODULE(AdaptiveMaxPool2d);
+EMBER_BUILTIN_MODULE(AdaptiveMaxPool2d);
 
 }  // namespace ember::nn

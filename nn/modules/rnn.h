@@ -109,7 +109,7 @@ class RNNImpl : public detail::RecurrentImpl<detail::RNNImplBase, RNNOptions> {
 
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
 };
-EMBER_MODULE(RNN);
+EMBER_BUILTIN_MODULE(RNN);
 
 // LSTM with PyTorch's gate order (i, f, g, o): returns (output, (h_n, c_n)).
 class LSTMImpl : public detail::RecurrentImpl<detail::RNNImplBase, LSTMOptions> {
@@ -119,7 +119,7 @@ class LSTMImpl : public detail::RecurrentImpl<detail::RNNImplBase, LSTMOptions> 
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
       const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
 };
-EMBER_MODULE(LSTM);
+EMBER_BUILTIN_MODULE(LSTM);
 
 // GRU with PyTorch's gate order (r, z, n), n = tanh(W_in x + b_in + r * (W_hn h + b_hn)).
 class GRUImpl : public detail::RecurrentImpl<detail::RNNImplBase, GRUOptions> {
@@ -128,7 +128,7 @@ class GRUImpl : public detail::RecurrentImpl<detail::RNNImplBase, GRUOptions> {
 
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
 };
-EMBER_MODULE(GRU);
+EMBER_BUILTIN_MODULE(GRU);
 
 // One RNN step: input [B, in] or [in], hx [B, H] or [H] (zeros when undefined).
 class RNNCellImpl : public detail::RecurrentImpl<detail::RNNCellImplBase, RNNCellOptions> {
@@ -140,7 +140,7 @@ class RNNCellImpl : public detail::RecurrentImpl<detail::RNNCellImplBase, RNNCel
  protected:
   std::string get_nonlinearity_str() const override;
 };
-EMBER_MODULE(RNNCell);
+EMBER_BUILTIN_MODULE(RNNCell);
 
 // One LSTM step: returns (h', c').
 class LSTMCellImpl : public detail::RecurrentImpl<detail::RNNCellImplBase, LSTMCellOptions> {
@@ -150,7 +150,7 @@ class LSTMCellImpl : public detail::RecurrentImpl<detail::RNNCellImplBase, LSTMC
   std::tuple<Tensor, Tensor> forward(const Tensor& input,
                                      std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
 };
-EMBER_MODULE(LSTMCell);
+EMBER_BUILTIN_MODULE(LSTMCell);
 
 // One GRU step: returns h'.
 class GRUCellImpl : public detail::RecurrentImpl<detail::RNNCellImplBase, GRUCellOptions> {
@@ -159,6 +159,6 @@ class GRUCellImpl : public detail::RecurrentImpl<detail::RNNCellImplBase, GRUCel
 
   Tensor forward(const Tensor& input, Tensor hx = {});
 };
-EMBER_MODULE(GRUCell);
+EMBER_BUILTIN_MODULE(GRUCell);
 
 }  // namespace ember::nn

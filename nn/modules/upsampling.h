@@ -20,6 +20,6 @@ class UpsampleImpl : public Module {
 
   UpsampleOptions options;
 };
-EMBER_MODULE(Upsample);
+EMBER_BUILTIN_MODULE(Upsample);
 
 }  // namespace ember::nn

@@ -19,7 +19,7 @@ namespace ember::nn {
     void pretty_print(std::ostream& stream) const override;                        \
     Name##Options options;                                                         \
   };                                                                               \
-  EMBER_MODULE(Name)
+  EMBER_BUILTIN_MODULE(Name)
 
 EMBER_VISION_MODULE(PixelShuffle, pixel_shuffle);
 EMBER_VISION_MODULE(PixelUnshuffle, pixel_unshuffle);
