@@ -26,13 +26,24 @@ M& module_of(const Tensor& first_param) {
 }
 
 // `inputs` followed by the module's parameters (float64 on d), the module kept for the function.
+// In float32 (the parity pass): the inputs cast and a float32 clone's parameters, the clone kept.
 template <class Holder>
 std::vector<Sample> with_params(const std::string& desc, Holder holder, Device d,
                                 tensor_list inputs) {
   holder->to(d, kFloat64);
   modules().push_back(holder.ptr());
+  auto float32 = [module = holder.ptr(), inputs]() {
+    std::shared_ptr<nn::Module> copy = module->clone();
+    copy->to(ember::kFloat32);
+    modules().push_back(copy);
+    tensor_list cast;
+    for (const Tensor& x : inputs)
+      cast.push_back(x.detach().to(ember::kFloat32).requires_grad_(x.requires_grad()));
+    for (const Tensor& p : copy->parameters()) cast.push_back(p);
+    return cast;
+  };
   for (const Tensor& p : holder->parameters()) inputs.push_back(p);
-  return {{desc, inputs}};
+  return {{desc, inputs, float32}};
 }
 
 Register reg({

@@ -4,6 +4,7 @@
 // GRAD column and autograd/differentiable.def's views).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <set>
 #include <string>
 
@@ -92,15 +93,23 @@ tensor_list outputs_and_grads(const OpEntry& entry, const optable::tensor_list& 
 }
 
 // The same inputs in float32 (float64 ones cast, requires_grad kept; indices and masks as
-// they are).
-tensor_list as_float32(const tensor_list& inputs) {
+// they are), or the sample's own float32 inputs. A cast keeps the input's layout in its storage
+// (strides and offset, the whole storage cast), so that as_strided and views see the same
+// geometry.
+tensor_list as_float32(const optable::Sample& sample) {
+  if (sample.float32) return sample.float32();
   tensor_list out;
-  for (const Tensor& x : inputs) {
+  for (const Tensor& x : sample.inputs) {
     if (!x.defined() || x.dtype() != kFloat64) {
       out.push_back(x);
       continue;
     }
-    Tensor y = x.detach().to(kFloat32);
+    const int64_t storage_numel =
+        static_cast<int64_t>(x.unsafeGetTensorImpl()->storage()->nbytes() / sizeof(double));
+    Tensor y = x.detach()
+                   .as_strided({storage_numel}, {1}, 0)
+                   .to(kFloat32)
+                   .as_strided(x.sizes(), x.strides(), x.storage_offset());
     if (x.requires_grad()) y.requires_grad_(true);
     out.push_back(y);
   }
@@ -139,12 +148,12 @@ void check_parity(const OpEntry& entry) {
     SCOPED_TRACE(entry.name + " / " + on_cpu[i].desc + " (CPU/CUDA parity, float32)");
     tensor_list want;
     try {
-      want = outputs_and_grads(entry, as_float32(on_cpu[i].inputs));
+      want = outputs_and_grads(entry, as_float32(on_cpu[i]));
     } catch (const Error&) {
-      EXPECT_THROW(outputs_and_grads(entry, as_float32(on_cuda[i].inputs)), Error);
+      EXPECT_THROW(outputs_and_grads(entry, as_float32(on_cuda[i])), Error);
       continue;
     }
-    expect_same_results(outputs_and_grads(entry, as_float32(on_cuda[i].inputs)), want, kRtol32,
+    expect_same_results(outputs_and_grads(entry, as_float32(on_cuda[i])), want, kRtol32,
                         kAtol32);
   }
 }
@@ -226,6 +235,36 @@ TEST(Coverage, EveryDifferentiableOpHasAnEntry) {
         << "a node names forward op '" << op
         << "', which no GRAD column of core/ops.def nor autograd/differentiable.def lists";
   }
+}
+
+// The float32 pass of check_parity (CUDA) compares nothing for a sample whose function the CPU
+// refuses in float32: such a refusal must be a dtype error (it names a dtype), not some other
+// failure that would hide a broken float32 path. Prints how many samples take that path.
+TEST(Coverage, Float32RefusalsAreDtypeErrors) {
+  size_t samples = 0, refused = 0;
+  std::set<std::string> entries;
+  for (const OpEntry& e : optable::registry()) {
+    manual_seed(1234);
+    for (const optable::Sample& s : e.samples(Device(kCPU))) {
+      ++samples;
+      try {
+        (void)outputs_and_grads(e, as_float32(s));
+      } catch (const Error& err) {
+        ++refused;
+        entries.insert(e.name);
+        const std::string what = err.what();
+        EXPECT_TRUE(what.find("Float") != std::string::npos ||
+                    what.find("Double") != std::string::npos ||
+                    what.find("float") != std::string::npos ||
+                    what.find("dtype") != std::string::npos)
+            << e.name << " / " << s.desc << " refuses float32 with: " << what;
+      }
+    }
+  }
+  std::string names;
+  for (const std::string& n : entries) names += " " + n;
+  std::printf("float32 pass: %zu of %zu samples refused by the CPU (%zu entries:%s)\n", refused,
+              samples, entries.size(), names.c_str());
 }
 
 int main(int argc, char** argv) {
