@@ -25,7 +25,7 @@ namespace cpu {
 namespace {
 
 // Below this many multiply-adds per chunk of samples the pool is not worth waking.
-constexpr int64_t kParallelMacs = int64_t(1) << 20;
+constexpr int64_t kConvParallelMacs = int64_t(1) << 20;
 // A column buffer larger than this is freed after the call instead of kept for the next.
 constexpr size_t kKeepBytes = size_t(32) << 20;
 
@@ -108,7 +108,7 @@ void for_each_sample(const ConvGeometry& g, const Fn& fn) {
     for (int64_t i = 0; i < g.n; ++i) fn(i, true);
     return;
   }
-  parallel_range(g.n, std::max<int64_t>(1, kParallelMacs / macs), [&](int64_t b0, int64_t b1) {
+  parallel_range(g.n, std::max<int64_t>(1, kConvParallelMacs / macs), [&](int64_t b0, int64_t b1) {
     for (int64_t i = b0; i < b1; ++i) fn(i, false);
   });
 }
@@ -125,7 +125,7 @@ void forward(const Tensor& out, const Tensor& input, const Tensor& weight, const
   if (direct::use_direct(g)) {  // over (sample, group) pairs
     const std::vector<int64_t> off = direct::tap_offsets(g);
     const int64_t macs = std::max<int64_t>(1, g.og * g.k * g.l);
-    parallel_range(g.n * g.groups, std::max<int64_t>(1, kParallelMacs / macs),
+    parallel_range(g.n * g.groups, std::max<int64_t>(1, kConvParallelMacs / macs),
                    [&](int64_t b0, int64_t b1) {
                      Scratch<T> planes(direct::scratch_size<T>(g));
                      for (int64_t item = b0; item < b1; ++item) {
@@ -234,13 +234,13 @@ void backward_weight(const Tensor& grad_weight, const Tensor& grad_out, const Te
   };
   const int64_t threads = get_num_threads();
   const int64_t macs = std::max<int64_t>(1, g.groups * g.og * g.k * g.l);  // per sample
-  if (threads > 1 && g.groups >= threads && g.n * macs >= 2 * kParallelMacs) {
+  if (threads > 1 && g.groups >= threads && g.n * macs >= 2 * kConvParallelMacs) {
     parallel_for(0, g.groups, 1, [&](int64_t g0, int64_t g1) { run(0, g.n, g0, g1, gw, false); });
     return;
   }
   // A few parts per thread, so that a thread slowed by other load hands its share to the rest.
   const int64_t parts =
-      std::min({g.n, 4 * threads, std::max<int64_t>(1, g.n * macs / kParallelMacs)});
+      std::min({g.n, 4 * threads, std::max<int64_t>(1, g.n * macs / kConvParallelMacs)});
   if (threads == 1 || g.n < threads || parts <= 1) {
     run(0, g.n, 0, g.groups, gw, g.n < threads);
     return;

@@ -21,7 +21,7 @@ namespace {
 
 // Below this many multiply-adds a product runs on one thread: waking the pool (a few
 // microseconds) would cost more than the work it shares.
-constexpr int64_t kParallelMacs = int64_t(1) << 21;
+constexpr int64_t kGemmParallelMacs = int64_t(1) << 21;
 // Row splits stay multiples of Eigen's register block, so no thread gets ragged edges.
 constexpr int64_t kRowAlign = 16;
 
@@ -52,7 +52,7 @@ template <class T, class MA, class MB>
 void gemm_one(T* c, const MA& a, const MB& b, T beta, T alpha, bool split) {
   const int64_t m = a.rows(), n = b.cols(), k = a.cols();
   const int64_t threads = split ? get_num_threads() : 1;
-  if (threads <= 1 || m * n * k < kParallelMacs || std::max(m, n) < 2 * kRowAlign) {
+  if (threads <= 1 || m * n * k < kGemmParallelMacs || std::max(m, n) < 2 * kRowAlign) {
     gemm_tile(c, n, a, b, 0, m, 0, n, beta, alpha);
     return;
   }
@@ -100,8 +100,8 @@ void gemm_batch(const Tensor& out, const Tensor& a, const Tensor& b, T beta, T a
   }
   // Many small products go parallel over the batch; few large ones split each product.
   const int64_t macs = m * n * k;
-  const bool over_batch = batch >= 2 * get_num_threads() || macs < kParallelMacs;
-  const int64_t grain = over_batch ? std::max<int64_t>(1, kParallelMacs / macs) : batch;
+  const bool over_batch = batch >= 2 * get_num_threads() || macs < kGemmParallelMacs;
+  const int64_t grain = over_batch ? std::max<int64_t>(1, kGemmParallelMacs / macs) : batch;
   if constexpr (std::is_same<T, float>::value && kHasPackedSgemm) {
     if (use_packed(m, n, k)) {
       const StridedMatrix sa{pa, oa.row_major ? oa.ld : 1, oa.row_major ? 1 : oa.ld};

@@ -23,7 +23,7 @@ struct ElementwiseKernel::Cache : detail::ModuleCache {};
 
 namespace {
 using namespace detail;  // cuda/kernel_params.h
-constexpr const char* kWhat = "cuda::ElementwiseKernel";
+constexpr const char* kElementwiseKernel = "cuda::ElementwiseKernel";
 }  // namespace
 
 ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::string& out_params,
@@ -35,10 +35,10 @@ ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::st
       preamble_(preamble),
       options_(options),
       cache_(std::make_shared<Cache>()) {
-  EMBER_CHECK(is_identifier(name), kWhat, ": the name '", name, "' is not a C identifier");
-  in_ = parse_params(kWhat, name, "input", in_params);
-  out_ = parse_params(kWhat, name, "output", out_params);
-  check_param_names(kWhat, name, in_, out_, {"i", "n"},
+  EMBER_CHECK(is_identifier(name), kElementwiseKernel, ": the name '", name, "' is not a C identifier");
+  in_ = parse_params(kElementwiseKernel, name, "input", in_params);
+  out_ = parse_params(kElementwiseKernel, name, "output", out_params);
+  check_param_names(kElementwiseKernel, name, in_, out_, {"i", "n"},
                     "i and n are the index and the element count");
 }
 
@@ -46,12 +46,12 @@ ElementwiseKernel::~ElementwiseKernel() = default;
 
 std::string ElementwiseKernel::source(const std::vector<ScalarType>& dtypes,
                                       const std::vector<bool>& scalar) const {
-  EMBER_CHECK(dtypes.size() == in_.size() || dtypes.size() == in_.size() + out_.size(), kWhat, "(",
+  EMBER_CHECK(dtypes.size() == in_.size() || dtypes.size() == in_.size() + out_.size(), kElementwiseKernel, "(",
               name_, "): ", dtypes.size(), " dtypes for ", in_.size(), " inputs");
   std::vector<Param> all = in_;
   all.insert(all.end(), out_.begin(), out_.end());
-  const auto bound = bind_placeholders(kWhat, name_, all, dtypes);
-  const ParamCode code = param_code(kWhat, name_, in_, out_, bound, scalar, "    ", "i", "i");
+  const auto bound = bind_placeholders(kElementwiseKernel, name_, all, dtypes);
+  const ParamCode code = param_code(kElementwiseKernel, name_, in_, out_, bound, scalar, "    ", "i", "i");
   std::ostringstream src;
   src << preamble_ << "\nextern \"C\" __global__ void " << name_ << "(" << code.params
       << ", long long n) {\n"
@@ -63,10 +63,10 @@ std::string ElementwiseKernel::source(const std::vector<ScalarType>& dtypes,
 }
 
 std::vector<Tensor> ElementwiseKernel::call(const std::vector<KernelValue>& args) const {
-  const PreparedCall c = prepare_call(kWhat, name_, in_, out_, args);
+  const PreparedCall c = prepare_call(kElementwiseKernel, name_, in_, out_, args);
   const Function function = cache_->get(
       c, name_, [&] { return Module(source(c.dtypes, c.scalar), options_, {}, name_ + ".cu"); });
-  PackedCall packed = pack_call(kWhat, name_, in_, out_, args, c, c.shape);
+  PackedCall packed = pack_call(kElementwiseKernel, name_, in_, out_, args, c, c.shape);
   int64_t numel = 1;
   for (int64_t s : c.shape) numel *= s;
   packed.args.push_back(to_arg(static_cast<long long>(numel)));

@@ -20,7 +20,7 @@ struct ReductionKernel::Cache : detail::ModuleCache {};
 
 namespace {
 using namespace detail;  // cuda/kernel_params.h
-constexpr const char* kWhat = "cuda::ReductionKernel";
+constexpr const char* kReductionKernel = "cuda::ReductionKernel";
 constexpr int kThreads = 256;
 }  // namespace
 
@@ -39,14 +39,14 @@ ReductionKernel::ReductionKernel(const std::string& in_params, const std::string
       preamble_(preamble),
       options_(options),
       cache_(std::make_shared<Cache>()) {
-  EMBER_CHECK(is_identifier(name), kWhat, ": the name '", name, "' is not a C identifier");
-  in_ = parse_params(kWhat, name, "input", in_params);
-  out_ = parse_params(kWhat, name, "output", out_params);
-  check_param_names(kWhat, name, in_, out_, {"a", "b", "i"},
+  EMBER_CHECK(is_identifier(name), kReductionKernel, ": the name '", name, "' is not a C identifier");
+  in_ = parse_params(kReductionKernel, name, "input", in_params);
+  out_ = parse_params(kReductionKernel, name, "output", out_params);
+  check_param_names(kReductionKernel, name, in_, out_, {"a", "b", "i"},
                     "a and b are the reduced values, i the element's index");
-  EMBER_CHECK(!map_.empty() && !reduce_.empty() && !identity_.empty(), kWhat, "(", name,
+  EMBER_CHECK(!map_.empty() && !reduce_.empty() && !identity_.empty(), kReductionKernel, "(", name,
               "): the map and reduce expressions and the identity can't be empty");
-  EMBER_CHECK(reduce_type_.empty() || is_identifier(reduce_type_), kWhat, "(", name,
+  EMBER_CHECK(reduce_type_.empty() || is_identifier(reduce_type_), kReductionKernel, "(", name,
               "): reduce type '", reduce_type_, "' is not a type name");
 }
 
@@ -54,19 +54,19 @@ ReductionKernel::~ReductionKernel() = default;
 
 std::string ReductionKernel::source(const std::vector<ScalarType>& dtypes,
                                     const std::vector<bool>& scalar) const {
-  EMBER_CHECK(dtypes.size() == in_.size() + out_.size(), kWhat, "(", name_, "): ", dtypes.size(),
+  EMBER_CHECK(dtypes.size() == in_.size() + out_.size(), kReductionKernel, "(", name_, "): ", dtypes.size(),
               " dtypes for ", in_.size() + out_.size(), " parameters");
   std::vector<ElementwiseKernel::Param> all = in_;
   all.insert(all.end(), out_.begin(), out_.end());
-  const auto bound = bind_placeholders(kWhat, name_, all, dtypes);
+  const auto bound = bind_placeholders(kReductionKernel, name_, all, dtypes);
   const std::string reduce_type = reduce_type_.empty() ? out_[0].type : reduce_type_;
-  const ScalarType rt = resolve(kWhat, name_, reduce_type, "the reduced values", bound);
-  const ParamCode code = param_code(kWhat, name_, in_, out_, bound, scalar, "      ", "i", "o");
+  const ScalarType rt = resolve(kReductionKernel, name_, reduce_type, "the reduced values", bound);
+  const ParamCode code = param_code(kReductionKernel, name_, in_, out_, bound, scalar, "      ", "i", "o");
   std::ostringstream src;
   src << preamble_ << "\nextern \"C\" __global__ void " << name_ << "(" << code.params
       << ", long long outer, long long reduced, long long inner) {\n"
       << code.typedefs;
-  src << "  typedef " << checked_c_type(kWhat, name_, "the reduced values", rt) << " reduce_type;\n"
+  src << "  typedef " << checked_c_type(kReductionKernel, name_, "the reduced values", rt) << " reduce_type;\n"
       << "  __shared__ reduce_type partial_[" << kThreads << "];\n"
       << "  for (long long o = blockIdx.x; o < outer * inner; o += gridDim.x) {\n"
       << "    const long long outer_ = o / inner, inner_ = o % inner;\n"
@@ -96,14 +96,14 @@ std::string ReductionKernel::source(const std::vector<ScalarType>& dtypes,
 
 std::vector<Tensor> ReductionKernel::call(const std::vector<KernelValue>& args,
                                           std::optional<int64_t> dim, bool keepdim) const {
-  const PreparedCall c = prepare_call(kWhat, name_, in_, out_, args);
+  const PreparedCall c = prepare_call(kReductionKernel, name_, in_, out_, args);
   const std::vector<int64_t>& shape = c.shape;
   // [outer, reduced, inner] and the outputs' shape.
   int64_t outer = 1, reduced = 1, inner = 1;
   std::vector<int64_t> out_shape;
   if (dim.has_value()) {
     const int64_t ndim = static_cast<int64_t>(shape.size());
-    const int64_t d = wrap_dim(kWhat, *dim, ndim);  // 0-dim inputs take -1 and 0
+    const int64_t d = wrap_dim(kReductionKernel, *dim, ndim);  // 0-dim inputs take -1 and 0
     for (int64_t k = 0; k < ndim; ++k) {
       if (k < d) outer *= shape[k];
       if (k == d) reduced = shape[k];
@@ -117,7 +117,7 @@ std::vector<Tensor> ReductionKernel::call(const std::vector<KernelValue>& args,
   }
   const Function function = cache_->get(
       c, name_, [&] { return Module(source(c.dtypes, c.scalar), options_, {}, name_ + ".cu"); });
-  PackedCall packed = pack_call(kWhat, name_, in_, out_, args, c, out_shape);
+  PackedCall packed = pack_call(kReductionKernel, name_, in_, out_, args, c, out_shape);
   for (int64_t v : {outer, reduced, inner})
     packed.args.push_back(to_arg(static_cast<long long>(v)));
   const int64_t n_out = outer * inner;

@@ -43,7 +43,7 @@ Tensor composite_grad(const Tensor& grad, const Tensor& x, const Tensor& target,
   const Tensor validf = valid.to(x.dtype());
   Tensor coef = validf * (1 - eps);
   if (weight.defined()) coef = coef * weight.index_select(0, safe);
-  Tensor q = one_hot(safe, classes).to(x.dtype()) * coef.unsqueeze(1);
+  Tensor q = ember::one_hot(safe, classes).to(x.dtype()) * coef.unsqueeze(1);
   if (eps > 0) {
     const Tensor per_class = weight.defined() ? weight.unsqueeze(0) : ones_like(x);
     q = q + per_class * validf.unsqueeze(1) * (eps / classes);
