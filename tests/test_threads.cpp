@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <functional>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -18,11 +20,19 @@ using namespace ember;
 namespace F = nn::functional;
 
 // Runs body(t) on `n` threads at once and joins them; a failure inside a thread is recorded
-// by gtest as usual (EXPECT_* is thread-safe on POSIX).
+// by gtest as usual (EXPECT_* is thread-safe on POSIX). EMBER_TEST_THREADS_ONE_AT_A_TIME=1
+// joins each thread before starting the next (same threads, streams and kernels): for
+// compute-sanitizer's racecheck, which loses track of launches from threads running at once.
 void on_threads(int n, const std::function<void(int)>& body) {
+  const char* serial = std::getenv("EMBER_TEST_THREADS_ONE_AT_A_TIME");
+  const bool one_at_a_time = serial != nullptr && std::string(serial) == "1";
   std::vector<std::thread> threads;
-  for (int t = 0; t < n; ++t) threads.emplace_back(body, t);
-  for (auto& th : threads) th.join();
+  for (int t = 0; t < n; ++t) {
+    threads.emplace_back(body, t);
+    if (one_at_a_time) threads.back().join();
+  }
+  for (auto& th : threads)
+    if (th.joinable()) th.join();
 }
 
 nn::Sequential make_cnn() {
