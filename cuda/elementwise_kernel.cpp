@@ -35,7 +35,8 @@ ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::st
       preamble_(preamble),
       options_(options),
       cache_(std::make_shared<Cache>()) {
-  EMBER_CHECK(is_identifier(name), kElementwiseKernel, ": the name '", name, "' is not a C identifier");
+  EMBER_CHECK(is_identifier(name), kElementwiseKernel, ": the name '", name,
+              "' is not a C identifier");
   in_ = parse_params(kElementwiseKernel, name, "input", in_params);
   out_ = parse_params(kElementwiseKernel, name, "output", out_params);
   check_param_names(kElementwiseKernel, name, in_, out_, {"i", "n"},
@@ -46,12 +47,14 @@ ElementwiseKernel::~ElementwiseKernel() = default;
 
 std::string ElementwiseKernel::source(const std::vector<ScalarType>& dtypes,
                                       const std::vector<bool>& scalar) const {
-  EMBER_CHECK(dtypes.size() == in_.size() || dtypes.size() == in_.size() + out_.size(), kElementwiseKernel, "(",
-              name_, "): ", dtypes.size(), " dtypes for ", in_.size(), " inputs");
+  EMBER_CHECK(dtypes.size() == in_.size() || dtypes.size() == in_.size() + out_.size(),
+              kElementwiseKernel, "(", name_, "): ", dtypes.size(), " dtypes for ", in_.size(),
+              " inputs");
   std::vector<Param> all = in_;
   all.insert(all.end(), out_.begin(), out_.end());
   const auto bound = bind_placeholders(kElementwiseKernel, name_, all, dtypes);
-  const ParamCode code = param_code(kElementwiseKernel, name_, in_, out_, bound, scalar, "    ", "i", "i");
+  const ParamCode code =
+      param_code(kElementwiseKernel, name_, in_, out_, bound, scalar, "    ", "i", "i");
   std::ostringstream src;
   src << preamble_ << "\nextern \"C\" __global__ void " << name_ << "(" << code.params
       << ", long long n) {\n"

@@ -39,7 +39,8 @@ ReductionKernel::ReductionKernel(const std::string& in_params, const std::string
       preamble_(preamble),
       options_(options),
       cache_(std::make_shared<Cache>()) {
-  EMBER_CHECK(is_identifier(name), kReductionKernel, ": the name '", name, "' is not a C identifier");
+  EMBER_CHECK(is_identifier(name), kReductionKernel, ": the name '", name,
+              "' is not a C identifier");
   in_ = parse_params(kReductionKernel, name, "input", in_params);
   out_ = parse_params(kReductionKernel, name, "output", out_params);
   check_param_names(kReductionKernel, name, in_, out_, {"a", "b", "i"},
@@ -54,19 +55,21 @@ ReductionKernel::~ReductionKernel() = default;
 
 std::string ReductionKernel::source(const std::vector<ScalarType>& dtypes,
                                     const std::vector<bool>& scalar) const {
-  EMBER_CHECK(dtypes.size() == in_.size() + out_.size(), kReductionKernel, "(", name_, "): ", dtypes.size(),
-              " dtypes for ", in_.size() + out_.size(), " parameters");
+  EMBER_CHECK(dtypes.size() == in_.size() + out_.size(), kReductionKernel, "(", name_,
+              "): ", dtypes.size(), " dtypes for ", in_.size() + out_.size(), " parameters");
   std::vector<ElementwiseKernel::Param> all = in_;
   all.insert(all.end(), out_.begin(), out_.end());
   const auto bound = bind_placeholders(kReductionKernel, name_, all, dtypes);
   const std::string reduce_type = reduce_type_.empty() ? out_[0].type : reduce_type_;
   const ScalarType rt = resolve(kReductionKernel, name_, reduce_type, "the reduced values", bound);
-  const ParamCode code = param_code(kReductionKernel, name_, in_, out_, bound, scalar, "      ", "i", "o");
+  const ParamCode code =
+      param_code(kReductionKernel, name_, in_, out_, bound, scalar, "      ", "i", "o");
   std::ostringstream src;
   src << preamble_ << "\nextern \"C\" __global__ void " << name_ << "(" << code.params
       << ", long long outer, long long reduced, long long inner) {\n"
       << code.typedefs;
-  src << "  typedef " << checked_c_type(kReductionKernel, name_, "the reduced values", rt) << " reduce_type;\n"
+  src << "  typedef " << checked_c_type(kReductionKernel, name_, "the reduced values", rt)
+      << " reduce_type;\n"
       << "  __shared__ reduce_type partial_[" << kThreads << "];\n"
       << "  for (long long o = blockIdx.x; o < outer * inner; o += gridDim.x) {\n"
       << "    const long long outer_ = o / inner, inner_ = o % inner;\n"

@@ -156,9 +156,7 @@ class SequentialImpl : public Module {
   std::vector<detail::TensorForward> forwards_;
 };
 
-// Its clone is registered by the library (nn/clone.cpp).
-template <>
-struct detail::clone_in_library<SequentialImpl> : std::true_type {};
+EMBER_CLONE_IN_LIBRARY(SequentialImpl);
 class Sequential : public ModuleHolder<SequentialImpl> {
  public:
   using ModuleHolder<SequentialImpl>::ModuleHolder;
@@ -262,9 +260,7 @@ class ModuleDictImpl : public Module {
   OrderedDict<std::string, std::shared_ptr<Module>> modules_{"Module"};
 };
 
-// Its clone is registered by the library (nn/clone.cpp).
-template <>
-struct detail::clone_in_library<ModuleDictImpl> : std::true_type {};
+EMBER_CLONE_IN_LIBRARY(ModuleDictImpl);
 class ModuleDict : public ModuleHolder<ModuleDictImpl> {
  public:
   using ModuleHolder<ModuleDictImpl>::ModuleHolder;

@@ -151,20 +151,32 @@ std::ostream& operator<<(std::ostream& stream, const ModuleHolder<Contained>& ho
 
 }  // namespace ember::nn
 
-// EMBER_MODULE(Linear) defines `class Linear : public ModuleHolder<LinearImpl>`, and makes
-// LinearImpl clonable (Module::clone, nn/cloneable.h).
-#define EMBER_MODULE_IMPL(Name, ImplType)                    \
+// The holder class of EMBER_MODULE and EMBER_BUILTIN_MODULE; members after ImplType go in it.
+#define EMBER_MODULE_HOLDER_(Name, ImplType, ...)            \
   class Name : public ::ember::nn::ModuleHolder<ImplType> {  \
    public:                                                   \
     using ::ember::nn::ModuleHolder<ImplType>::ModuleHolder; \
     using Impl = ImplType;                                   \
-                                                             \
-   private:                                                  \
-    static inline const bool ember_clone_registered_ =       \
-        ::ember::nn::detail::clone_registered<ImplType>;     \
+    __VA_ARGS__                                              \
   }
 
+// EMBER_MODULE(Linear) defines `class Linear : public ModuleHolder<LinearImpl>`, and makes
+// LinearImpl clonable (Module::clone, nn/cloneable.h).
+// clang-format off
+#define EMBER_MODULE_IMPL(Name, ImplType)                          \
+  EMBER_MODULE_HOLDER_(Name, ImplType,                             \
+   private:                                                        \
+    static inline const bool ember_clone_registered_ =             \
+        ::ember::nn::detail::clone_registered<ImplType>;)
+// clang-format on
+
 #define EMBER_MODULE(Name) EMBER_MODULE_IMPL(Name, Name##Impl)
+
+// Says that the library registers ImplType's clone (nn/clone.cpp), so that its holder does not
+// (inside namespace ember::nn: EMBER_BUILTIN_MODULE, and the holders written by hand).
+#define EMBER_CLONE_IN_LIBRARY(ImplType) \
+  template <>                            \
+  struct detail::clone_in_library<ImplType> : std::true_type {}
 
 // The library's own modules (used inside namespace ember::nn): the same holder, with the
 // clone registered by the library instead of in every file that includes the header. nn/clone.cpp
@@ -177,21 +189,16 @@ struct BuiltinClone {
   using type = void;
 };
 }  // namespace ember::nn::detail
-#define EMBER_BUILTIN_CLONE_(ImplType)                   \
-  template <>                                            \
-  struct detail::BuiltinClone<__COUNTER__> {             \
-    using type = ImplType;                               \
+#define EMBER_BUILTIN_CLONE_(ImplType)       \
+  template <>                                \
+  struct detail::BuiltinClone<__COUNTER__> { \
+    using type = ImplType;                   \
   };
 #else
 #define EMBER_BUILTIN_CLONE_(ImplType)
 #endif
-#define EMBER_BUILTIN_MODULE_IMPL(Name, ImplType)                              \
-  template <>                                                                  \
-  struct detail::clone_in_library<ImplType> : std::true_type {};               \
-  EMBER_BUILTIN_CLONE_(ImplType)                                               \
-  class Name : public ::ember::nn::ModuleHolder<ImplType> {                    \
-   public:                                                                     \
-    using ::ember::nn::ModuleHolder<ImplType>::ModuleHolder;                   \
-    using Impl = ImplType;                                                     \
-  }
+#define EMBER_BUILTIN_MODULE_IMPL(Name, ImplType) \
+  EMBER_CLONE_IN_LIBRARY(ImplType);               \
+  EMBER_BUILTIN_CLONE_(ImplType)                  \
+  EMBER_MODULE_HOLDER_(Name, ImplType, /* no more members */)
 #define EMBER_BUILTIN_MODULE(Name) EMBER_BUILTIN_MODULE_IMPL(Name, Name##Impl)

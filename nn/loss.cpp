@@ -17,9 +17,7 @@ CrossEntropyLossImpl::CrossEntropyLossImpl(const CrossEntropyLossOptions& option
     : options(options) {
   reset();
 }
-void CrossEntropyLossImpl::reset() {
-  weight = register_buffer("weight", options.weight());
-}
+void CrossEntropyLossImpl::reset() { weight = register_buffer("weight", options.weight()); }
 Tensor CrossEntropyLossImpl::forward(const Tensor& input, const Tensor& target) {
   auto o = options;
   return F::cross_entropy(input, target, o.weight(weight));
@@ -34,12 +32,8 @@ void CrossEntropyLossImpl::pretty_print(std::ostream& stream) const {
   print_loss(stream, "CrossEntropyLoss", first.str(), options.reduction());
 }
 
-NLLLossImpl::NLLLossImpl(const NLLLossOptions& options) : options(options) {
-  reset();
-}
-void NLLLossImpl::reset() {
-  weight = register_buffer("weight", options.weight());
-}
+NLLLossImpl::NLLLossImpl(const NLLLossOptions& options) : options(options) { reset(); }
+void NLLLossImpl::reset() { weight = register_buffer("weight", options.weight()); }
 Tensor NLLLossImpl::forward(const Tensor& input, const Tensor& target) {
   auto o = options;
   return F::nll_loss(input, target, o.weight(weight));
@@ -73,12 +67,8 @@ void SmoothL1LossImpl::pretty_print(std::ostream& stream) const {
              options.reduction());
 }
 
-BCELossImpl::BCELossImpl(const BCELossOptions& options) : options(options) {
-  reset();
-}
-void BCELossImpl::reset() {
-  weight = register_buffer("weight", options.weight());
-}
+BCELossImpl::BCELossImpl(const BCELossOptions& options) : options(options) { reset(); }
+void BCELossImpl::reset() { weight = register_buffer("weight", options.weight()); }
 Tensor BCELossImpl::forward(const Tensor& input, const Tensor& target) {
   auto o = options;
   return F::binary_cross_entropy(input, target, o.weight(weight));

@@ -60,9 +60,7 @@ MultiLabelSoftMarginLossImpl::MultiLabelSoftMarginLossImpl(
     : options(options) {
   reset();
 }
-void MultiLabelSoftMarginLossImpl::reset() {
-  weight = register_buffer("weight", options.weight());
-}
+void MultiLabelSoftMarginLossImpl::reset() { weight = register_buffer("weight", options.weight()); }
 Tensor MultiLabelSoftMarginLossImpl::forward(const Tensor& input, const Tensor& target) {
   auto o = options;
   return F::multilabel_soft_margin_loss(input, target, o.weight(weight));
@@ -74,9 +72,7 @@ void MultiLabelSoftMarginLossImpl::pretty_print(std::ostream& stream) const {
 MultiMarginLossImpl::MultiMarginLossImpl(const MultiMarginLossOptions& options) : options(options) {
   reset();
 }
-void MultiMarginLossImpl::reset() {
-  weight = register_buffer("weight", options.weight());
-}
+void MultiMarginLossImpl::reset() { weight = register_buffer("weight", options.weight()); }
 Tensor MultiMarginLossImpl::forward(const Tensor& input, const Tensor& target) {
   auto o = options;
   return F::multi_margin_loss(input, target, o.weight(weight));

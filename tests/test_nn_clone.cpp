@@ -260,14 +260,14 @@ TEST(Clone, BuiltInModulesOfEveryDeclarationForm) {
   expect_clones(nn::GRUCell(3, 4));
   expect_clones(nn::GroupNorm(2, 4));
   expect_clones(nn::Upsample(nn::UpsampleOptions().scale_factor(std::vector<double>{2.0})));
-  expect_clones(nn::PixelShuffle(2));                 // EMBER_VISION_MODULE
-  expect_clones(nn::ZeroPad2d(1));                    // EMBER_PADDING_MODULE
+  expect_clones(nn::PixelShuffle(2));  // EMBER_VISION_MODULE
+  expect_clones(nn::ZeroPad2d(1));     // EMBER_PADDING_MODULE
   expect_clones(nn::ReflectionPad1d(2));
-  expect_clones(nn::ELU());                           // EMBER_ACTIVATION_MODULE
+  expect_clones(nn::ELU());  // EMBER_ACTIVATION_MODULE
   expect_clones(nn::PReLU(nn::PReLUOptions().num_parameters(3)));
-  expect_clones(nn::Mish());                          // EMBER_PLAIN_ACTIVATION_MODULE
+  expect_clones(nn::Mish());  // EMBER_PLAIN_ACTIVATION_MODULE
   expect_clones(nn::CosineSimilarity());
-  expect_clones(nn::CrossEntropyLoss());              // nn/loss.h
+  expect_clones(nn::CrossEntropyLoss());  // nn/loss.h
   // Losses with class weights clone as LibTorch's: reset() re-registers the buffer from the
   // options, which hold the same tensor as the original's, so (as in LibTorch) the two modules
   // end up sharing it; only the values and the type are checked here.
@@ -281,7 +281,7 @@ TEST(Clone, BuiltInModulesOfEveryDeclarationForm) {
   ASSERT_NE(bc, nullptr);
   EXPECT_TRUE(ember::equal(bc->pos_weight, w));
   EXPECT_FALSE(bc->weight.defined());
-  expect_clones(nn::MarginRankingLoss());             // EMBER_LOSS_MODULE3
+  expect_clones(nn::MarginRankingLoss());  // EMBER_LOSS_MODULE3
   expect_clones(nn::MultiMarginLoss());
   expect_clones(nn::Unflatten(1, std::vector<int64_t>{2, 2}));
 }

@@ -27,9 +27,7 @@ class EmbeddingImpl : public Module {
   Tensor weight;
 };
 
-// Its clone is registered by the library (nn/clone.cpp).
-template <>
-struct detail::clone_in_library<EmbeddingImpl> : std::true_type {};
+EMBER_CLONE_IN_LIBRARY(EmbeddingImpl);
 class Embedding : public ModuleHolder<EmbeddingImpl> {
  public:
   using ModuleHolder<EmbeddingImpl>::ModuleHolder;

@@ -153,8 +153,7 @@ void check_parity(const OpEntry& entry) {
       EXPECT_THROW(outputs_and_grads(entry, as_float32(on_cuda[i])), Error);
       continue;
     }
-    expect_same_results(outputs_and_grads(entry, as_float32(on_cuda[i])), want, kRtol32,
-                        kAtol32);
+    expect_same_results(outputs_and_grads(entry, as_float32(on_cuda[i])), want, kRtol32, kAtol32);
   }
 }
 
@@ -253,10 +252,9 @@ TEST(Coverage, Float32RefusalsAreDtypeErrors) {
         ++refused;
         entries.insert(e.name);
         const std::string what = err.what();
-        EXPECT_TRUE(what.find("Float") != std::string::npos ||
-                    what.find("Double") != std::string::npos ||
-                    what.find("float") != std::string::npos ||
-                    what.find("dtype") != std::string::npos)
+        EXPECT_TRUE(
+            what.find("Float") != std::string::npos || what.find("Double") != std::string::npos ||
+            what.find("float") != std::string::npos || what.find("dtype") != std::string::npos)
             << e.name << " / " << s.desc << " refuses float32 with: " << what;
       }
     }
